@@ -1,0 +1,30 @@
+import type { RefreshJob, RefreshQueue } from '../../application/ports/job-queue.js';
+
+/**
+ * A single-process refresh queue (memory storage): jobs run one at a time in arrival order, and a
+ * dashboard with a job already waiting gets no second one, as with the pg-boss queue.
+ */
+export class MemoryRefreshQueue implements RefreshQueue {
+  private readonly waiting = new Set<string>();
+  private chain: Promise<void> = Promise.resolve();
+  private handler: ((job: RefreshJob) => Promise<void>) | null = null;
+
+  work(handler: (job: RefreshJob) => Promise<void>): void {
+    this.handler = handler;
+  }
+
+  async enqueue(job: RefreshJob): Promise<boolean> {
+    if (this.waiting.has(job.dashboardId)) return false;
+    this.waiting.add(job.dashboardId);
+    this.chain = this.chain.then(async () => {
+      this.waiting.delete(job.dashboardId);
+      await this.handler?.(job).catch(() => {});
+    });
+    return true;
+  }
+
+  /** Resolves once every job queued so far has run. */
+  async idle(): Promise<void> {
+    await this.chain;
+  }
+}

@@ -1,0 +1,100 @@
+import PgBoss from 'pg-boss';
+import type { RefreshJob, RefreshQueue } from '../../application/ports/job-queue.js';
+
+export const REFRESH_QUEUE = 'dashpub-refresh';
+export const TICK_QUEUE = 'dashpub-refresh-tick';
+
+export interface RefreshWorkerHandlers {
+  refresh(job: RefreshJob): Promise<void>;
+  /** The scheduler tick: queues every due scheduled refresh. */
+  tick(): Promise<void>;
+}
+
+export interface PgBossOptions {
+  /** How often an idle worker looks for jobs. */
+  pollingIntervalSeconds?: number;
+  logger?: { warn(data: object, message: string): void };
+}
+
+/**
+ * Refresh jobs on pg-boss, in the service's own database (the embedded one included). The refresh
+ * queue is `stately`: per dashboard (singletonKey) at most one job waits and one runs. The tick runs
+ * on a pg-boss cron schedule, which pg-boss sends once per minute however many instances run; the
+ * tick's own compare-and-set claims make each scheduled run happen once even if two ticks overlap.
+ */
+export class PgBossRefreshQueue implements RefreshQueue {
+  private readonly boss: PgBoss;
+  private ready: Promise<void> | undefined;
+  private working = false;
+
+  /**
+   * `worker` instances run the refresh and tick workers and pg-boss's cron and maintenance; others
+   * (the CLI, tests) only send jobs. pg-boss starts on first use, so a container that never touches
+   * refreshes never opens its pool.
+   */
+  constructor(
+    url: string,
+    private readonly options: PgBossOptions & { worker: boolean },
+  ) {
+    this.boss = new PgBoss({
+      connectionString: url,
+      max: 4,
+      schema: 'pgboss',
+      application_name: 'dashpub-jobs',
+      schedule: options.worker,
+      supervise: options.worker,
+      ...(options.worker ? { cronMonitorIntervalSeconds: 5, cronWorkerIntervalSeconds: 2 } : {}),
+    });
+    this.boss.on('error', (err) => options.logger?.warn({ err: String(err) }, 'pg-boss error'));
+  }
+
+  private start(): Promise<void> {
+    this.ready ??= (async () => {
+      await this.boss.start();
+      for (const [name, policy] of [
+        [REFRESH_QUEUE, 'stately'],
+        [TICK_QUEUE, 'singleton'],
+      ] as const) {
+        if (await this.boss.getQueue(name)) continue;
+        try {
+          await this.boss.createQueue(name, { name, policy, retryLimit: 0, expireInSeconds: 15 * 60 });
+        } catch (err) {
+          // Another instance created it meanwhile.
+          if (!(await this.boss.getQueue(name))) throw err;
+        }
+      }
+    })();
+    return this.ready;
+  }
+
+  async enqueue(job: RefreshJob): Promise<boolean> {
+    await this.start();
+    const id = await this.boss.send(REFRESH_QUEUE, { ...job }, { singletonKey: job.dashboardId, retryLimit: 0 });
+    return id !== null;
+  }
+
+  /** Starts this instance's workers and makes sure the minute tick is scheduled. */
+  async work(handlers: RefreshWorkerHandlers): Promise<void> {
+    if (this.working) return;
+    this.working = true;
+    await this.start();
+    const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: 1 };
+    await this.boss.work<RefreshJob>(REFRESH_QUEUE, polling, async ([job]) => {
+      if (job) await handlers.refresh(job.data);
+    });
+    await this.boss.work(TICK_QUEUE, polling, async () => handlers.tick());
+    await this.boss.schedule(TICK_QUEUE, '* * * * *', {}, { tz: 'UTC', retryLimit: 0 });
+  }
+
+  /** Queue a tick now instead of waiting for the minute (tests, admin). */
+  async sendTick(): Promise<boolean> {
+    await this.start();
+    return (await this.boss.send(TICK_QUEUE, {}, { retryLimit: 0 })) !== null;
+  }
+
+  async close(): Promise<void> {
+    if (!this.ready) return;
+    await this.ready.catch(() => {});
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
+  }
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { injectable } from 'inversify';
+import { DomainError } from '../../domain/errors.js';
+import type {
+  AccountStore,
+  MembershipRecord,
+  Plan,
+  SubdomainOwner,
+  UserRecord,
+  WorkspaceRecord,
+  WorkspaceRole,
+} from '../../application/ports/account-store.js';
+
+const byKey = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+/**
+ * Accounts in Maps. Every check-then-insert runs without an await in between, so the single JavaScript
+ * thread gives the same uniqueness the database's constraints and namespace lock give.
+ */
+@injectable()
+export class MemoryAccountStore implements AccountStore {
+  private readonly users = new Map<string, UserRecord>();
+  private readonly workspaces = new Map<string, WorkspaceRecord>();
+  private readonly memberships = new Map<string, MembershipRecord>();
+
+  async createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan }): Promise<UserRecord> {
+    if (this.nameTaken(input.handle)) throw new DomainError('conflict', `handle "${input.handle}" is taken`);
+    const email = input.email.toLowerCase();
+    if ([...this.users.values()].some((u) => u.email.toLowerCase() === email)) {
+      throw new DomainError('conflict', `email "${input.email}" is already registered`);
+    }
+    const { handle, passwordHash, plan } = input;
+    const user: UserRecord = { id: randomUUID(), handle, email: input.email, passwordHash, plan, createdAt: new Date() };
+    this.users.set(user.id, user);
+    return structuredClone(user);
+  }
+
+  async findUserById(id: string): Promise<UserRecord | null> {
+    return copy(this.users.get(id));
+  }
+
+  async findUserByHandle(handle: string): Promise<UserRecord | null> {
+    return copy(this.userByHandle(handle));
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    const wanted = email.toLowerCase();
+    return copy([...this.users.values()].find((u) => u.email.toLowerCase() === wanted));
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    return [...this.users.values()].sort(byKey((u) => u.handle)).map((u) => structuredClone(u));
+  }
+
+  async setPlan(userId: string, plan: Plan): Promise<void> {
+    const user = this.users.get(userId);
+    if (user) user.plan = plan;
+  }
+
+  async createWorkspace(input: { slug: string; name: string }): Promise<WorkspaceRecord> {
+    if (this.nameTaken(input.slug)) throw new DomainError('conflict', `workspace slug "${input.slug}" is taken`);
+    const workspace: WorkspaceRecord = { id: randomUUID(), slug: input.slug, name: input.name, createdAt: new Date() };
+    this.workspaces.set(workspace.id, workspace);
+    return structuredClone(workspace);
+  }
+
+  async findWorkspaceById(id: string): Promise<WorkspaceRecord | null> {
+    return copy(this.workspaces.get(id));
+  }
+
+  async findWorkspaceBySlug(slug: string): Promise<WorkspaceRecord | null> {
+    return copy(this.workspaceBySlug(slug));
+  }
+
+  async listWorkspaces(): Promise<WorkspaceRecord[]> {
+    return [...this.workspaces.values()].sort(byKey((w) => w.slug)).map((w) => structuredClone(w));
+  }
+
+  async addMember(workspaceId: string, userId: string, role: WorkspaceRole): Promise<MembershipRecord> {
+    // The same refusal the foreign keys give in the database.
+    if (!this.workspaces.has(workspaceId)) throw new DomainError('not_found', `workspace ${workspaceId} not found`);
+    if (!this.users.has(userId)) throw new DomainError('not_found', `user ${userId} not found`);
+    const membership: MembershipRecord = { workspaceId, userId, role };
+    this.memberships.set(`${workspaceId}|${userId}`, membership);
+    return structuredClone(membership);
+  }
+
+  async findMembership(workspaceId: string, userId: string): Promise<MembershipRecord | null> {
+    return copy(this.memberships.get(`${workspaceId}|${userId}`));
+  }
+
+  async listMemberships(userId: string): Promise<Array<{ workspace: WorkspaceRecord; role: WorkspaceRole }>> {
+    return [...this.memberships.values()]
+      .filter((m) => m.userId === userId)
+      .map((m) => ({ workspace: structuredClone(this.workspaces.get(m.workspaceId)!), role: m.role }))
+      .sort(byKey((entry) => entry.workspace.slug));
+  }
+
+  async findSubdomainOwner(name: string): Promise<SubdomainOwner | null> {
+    const user = this.userByHandle(name);
+    if (user) return { kind: 'user', user: structuredClone(user) };
+    const workspace = this.workspaceBySlug(name);
+    return workspace ? { kind: 'workspace', workspace: structuredClone(workspace) } : null;
+  }
+
+  private nameTaken(name: string): boolean {
+    return this.userByHandle(name) !== undefined || this.workspaceBySlug(name) !== undefined;
+  }
+
+  private userByHandle(handle: string): UserRecord | undefined {
+    return [...this.users.values()].find((u) => u.handle === handle);
+  }
+
+  private workspaceBySlug(slug: string): WorkspaceRecord | undefined {
+    return [...this.workspaces.values()].find((w) => w.slug === slug);
+  }
+}
+
+function copy<T extends object>(value: T | undefined): T | null {
+  return value ? structuredClone(value) : null;
+}

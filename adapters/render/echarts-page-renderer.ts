@@ -1,0 +1,182 @@
+import { injectable } from 'inversify';
+import {
+  columnsOf,
+  isChartType,
+  ownEntry,
+  panelColumnRefs,
+  panelWidth,
+  type DashboardSpec,
+  type Panel,
+  type Row,
+} from '../../domain/dashboard-spec.js';
+import type { PageRenderer, RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
+import { renderChart, type Chart, type ChartSize } from './charts.js';
+import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
+import { escapeHtml } from './html.js';
+import { renderMarkdown } from './markdown.js';
+import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
+
+export const MAX_TABLE_ROWS = 100;
+export const MAX_TABLE_COLUMNS = 40;
+const NARROW: ChartSize = { width: 420, height: 300 };
+
+/**
+ * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the
+ * page works under `default-src 'none'` and shows the same thing in every reader.
+ */
+@injectable()
+export class EchartsPageRenderer implements PageRenderer {
+  render(spec: DashboardSpec, data: Record<string, Row[]>, context: RenderContext): RenderedPage {
+    const datasets = collectDatasets(spec, data);
+    const title = spec.title.trim() !== '' ? spec.title : context.fallbackTitle;
+    // Column lists are per data set, not per panel: with many rows, scanning once matters.
+    const columns = new Map<string, string[]>();
+    const columnsFor = (id: string, rows: Row[]) => columns.get(id) ?? columns.set(id, columnsOf(rows)).get(id)!;
+    const panels = spec.panels.map((panel) => {
+      const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
+      return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows) });
+    });
+    const html = page(title, spec.description, panels.join('\n'), context);
+    const dataJson = JSON.stringify({ renderedAt: context.renderedAt.toISOString(), data: Object.fromEntries(datasets) }, jsonSafe);
+    return { html, dataJson };
+  }
+}
+
+/** Query results win over inline data of the same id; ids the spec does not define are ignored. */
+function collectDatasets(spec: DashboardSpec, data: Record<string, Row[]>): Map<string, Row[]> {
+  const datasets = new Map<string, Row[]>();
+  for (const id of Object.keys(spec.queries ?? {})) {
+    const rows = ownEntry(data, id);
+    if (rows !== undefined) datasets.set(id, rows);
+  }
+  for (const [id, rows] of Object.entries(spec.data ?? {})) datasets.set(id, ownEntry(data, id) ?? rows);
+  return datasets;
+}
+
+function page(title: string, description: string | undefined, body: string, context: RenderContext): string {
+  const at = context.renderedAt;
+  const dataLink = /^https?:\/\//i.test(context.url)
+    ? `<a href="${escapeHtml(context.url.replace(/\/+$/, ''))}/data.json">Data (JSON)</a>`
+    : '';
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${PAGE_CSS}</style>`,
+    '</head>',
+    '<body>',
+    '<div class="page">',
+    '<header class="page-header">',
+    `<h1>${escapeHtml(title)}</h1>`,
+    description ? `<p class="description">${escapeHtml(description)}</p>` : '',
+    `<p class="meta">Last refreshed <time datetime="${at.toISOString()}">${formatTimestamp(at)}</time></p>`,
+    '</header>',
+    `<main class="grid">\n${body}\n</main>`,
+    dataLink ? `<footer class="page-footer">${dataLink}</footer>` : '',
+    '</div>',
+    '</body>',
+    '</html>',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+interface Dataset {
+  rows: Row[];
+  columns: string[];
+}
+
+function renderPanel(panel: Panel, data: Dataset | undefined): string {
+  const heading = panel.title ? `<h2 class="panel-title">${escapeHtml(panel.title)}</h2>` : '';
+  if (panel.type === 'text') return section(panel, heading + `<div class="prose">${renderMarkdown(panel.text ?? '')}</div>`);
+  if (panel.type === 'stat') return section(panel, statBody(panel, data));
+  const problem = dataProblem(panel, data);
+  if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
+  if (panel.type === 'table') return section(panel, heading + tableBody(data!));
+  return chartSection(panel, heading, data!.rows);
+}
+
+function section(panel: Panel, inner: string, extraClass = ''): string {
+  const classes = ['panel', panel.type, `span-${panelWidth(panel)}`, extraClass].filter(Boolean).join(' ');
+  return `<section class="${classes}" id="panel-${escapeHtml(panel.id)}" data-panel-type="${panel.type}">${inner}</section>`;
+}
+
+/** Why a data panel cannot draw, in words for the reader; undefined when it can. */
+function dataProblem(panel: Panel, data: Dataset | undefined): string | undefined {
+  if (data === undefined) return `No data yet: this panel fills in when the query "${panel.query}" runs.`;
+  if (data.rows.length === 0) return 'No rows to show.';
+  const { columns } = data;
+  const missing = panelColumnRefs(panel).filter(([, name]) => !columns.includes(name));
+  if (missing.length > 0) {
+    const names = missing.map(([, name]) => `"${name}"`).join(', ');
+    return `Column ${names} not found in "${panel.query}" (columns: ${columns.join(', ')}).`;
+  }
+  return undefined;
+}
+
+function chartSection(panel: Panel, heading: string, rows: Row[]): string {
+  if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
+  const width = panelWidth(panel);
+  const wide: ChartSize = { width: Math.max(360, width * 96), height: width >= 9 ? 340 : 300 };
+  const label = panel.title || `${panel.type} chart of ${[panel.y].flat().join(', ')} by ${panel.x}`;
+  const chartPanel = { ...panel, type: panel.type };
+  // A wide chart shrunk onto a phone has unreadable labels, so it gets a second drawing at phone size.
+  const [main, narrow] = renderChart(chartPanel, rows, wide.width > 480 ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
+  const figure = narrow
+    ? `<figure class="chart"><div class="chart-wide">${main.svg}</div><div class="chart-narrow">${narrow.svg}</div></figure>`
+    : `<figure class="chart">${main.svg}</figure>`;
+  const note = main.note ? `<p class="panel-note">${escapeHtml(main.note)}</p>` : '';
+  return section(panel, heading + figure + note, narrow ? 'has-narrow' : '');
+}
+
+function tableBody({ rows, columns: all }: Dataset): string {
+  const columns = all.slice(0, MAX_TABLE_COLUMNS);
+  const shown = rows.slice(0, MAX_TABLE_ROWS);
+  const numeric = new Set(
+    columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number' || typeof row[c] === 'bigint')),
+  );
+  const separators = new Set(columns.filter((c) => numeric.has(c) && wantsSeparators(shown.map((row) => row[c]))));
+  const head = columns.map((c) => `<th scope="col"${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(c)}</th>`).join('');
+  const texts = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, columnTexts(shown.map((row) => row[c]))]));
+  const body = shown
+    .map((row, r) => {
+      const cells = columns.map((c) => {
+        const value = row[c];
+        if (value === null || value === undefined) return `<td class="null${numeric.has(c) ? ' num' : ''}">—</td>`;
+        const text = texts.get(c)?.[r] ?? tableCellText(value, separators.has(c));
+        return `<td${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(text)}</td>`;
+      });
+      return `<tr>${cells.join('')}</tr>`;
+    })
+    .join('');
+  const notes: string[] = [];
+  if (rows.length > shown.length) {
+    notes.push(`Showing the first ${shown.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows.`);
+  }
+  if (all.length > columns.length) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
+  const note = notes.length ? `<p class="panel-note">${escapeHtml(notes.join(' '))} The full data is in data.json.</p>` : '';
+  return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
+}
+
+function statBody(panel: Panel, data: Dataset | undefined): string {
+  const label = `<h2 class="panel-title">${escapeHtml(panel.title || panel.value || '')}</h2>`;
+  const problem = dataProblem(panel, data);
+  if (problem) return label + `<p class="empty">${escapeHtml(problem)}</p>`;
+  // A stat reads the first row: queries for a tile return one row, and ordered ones put the latest first.
+  const value: unknown = data!.rows[0]![panel.value!];
+  const number = toNumber(value);
+  let text: string;
+  let full = '';
+  if (value === null || value === undefined) text = '—';
+  else if (number !== null && typeof value !== 'boolean') {
+    text = formatStat(number);
+    full = formatNumber(number);
+  } else text = cellText(value);
+  const titleAttr = full && full !== text ? ` title="${escapeHtml(full)}"` : '';
+  return label + `<p class="stat-value"${titleAttr}>${escapeHtml(text)}</p>`;
+}

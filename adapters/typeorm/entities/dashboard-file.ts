@@ -1,0 +1,14 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Content-addressed file bytes, shared by every version that holds the same content. */
+@Entity({ name: 'files' })
+export class FileEntity {
+  @PrimaryColumn({ type: 'text' })
+  sha256!: string;
+
+  @Column({ type: 'bytea' })
+  bytes!: Buffer;
+
+  @Column({ type: 'integer' })
+  size!: number;
+}

@@ -1,0 +1,62 @@
+/**
+ * Every TypeORM entity and migration of the service, in one list each.
+ * Each capability adds its own entity files and its own migration class here (migrations in timestamp order).
+ */
+import type { MixedList, EntitySchema } from 'typeorm';
+import { UserEntity } from './entities/account-user.js';
+import { WorkspaceEntity } from './entities/account-workspace.js';
+import { MembershipEntity } from './entities/account-membership.js';
+import { DashboardEntity } from './entities/dashboard-record.js';
+import { DashboardAliasEntity } from './entities/dashboard-alias.js';
+import { DashboardVersionEntity } from './entities/dashboard-version.js';
+import { FileEntity } from './entities/dashboard-file.js';
+import { Foundation1700000000000 } from './migrations/1700000000000-foundation.js';
+import {
+  OAuthAccessTokenEntity,
+  OAuthAuthorizationRequestEntity,
+  OAuthClientEntity,
+  OAuthCodeEntity,
+  OAuthGrantEntity,
+  OAuthRefreshTokenEntity,
+  WebSessionEntity,
+} from './entities/oauth-entities.js';
+import { OAuth1700000001000 } from './migrations/1700000001000-oauth.js';
+import { DashboardViewsDailyEntity } from './entities/hosting-views.js';
+import { HostingViewerSessionEntity, HostingViewerTicketEntity } from './entities/hosting-viewers.js';
+import { Hosting1700000002000 } from './migrations/1700000002000-hosting.js';
+import { ConnectionEntity } from './entities/connection-entities.js';
+import { DashboardLiveRenderEntity, RefreshRunEntity, RefreshScheduleEntity } from './entities/refresh-entities.js';
+import { ConnectionsRefresh1700000003000 } from './migrations/1700000003000-connections-refresh.js';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const ENTITIES: MixedList<Function | string | EntitySchema> = [
+  UserEntity,
+  WorkspaceEntity,
+  MembershipEntity,
+  DashboardEntity,
+  DashboardAliasEntity,
+  DashboardVersionEntity,
+  FileEntity,
+  OAuthClientEntity,
+  OAuthAuthorizationRequestEntity,
+  OAuthGrantEntity,
+  OAuthCodeEntity,
+  OAuthAccessTokenEntity,
+  OAuthRefreshTokenEntity,
+  WebSessionEntity,
+  DashboardViewsDailyEntity,
+  HostingViewerTicketEntity,
+  HostingViewerSessionEntity,
+  ConnectionEntity,
+  RefreshScheduleEntity,
+  RefreshRunEntity,
+  DashboardLiveRenderEntity,
+];
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const MIGRATIONS: Function[] = [
+  Foundation1700000000000,
+  OAuth1700000001000,
+  Hosting1700000002000,
+  ConnectionsRefresh1700000003000,
+];

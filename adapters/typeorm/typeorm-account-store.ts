@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DomainError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/ids.js';
+import type {
+  AccountStore,
+  MembershipRecord,
+  Plan,
+  SubdomainOwner,
+  UserRecord,
+  WorkspaceRecord,
+  WorkspaceRole,
+} from '../../application/ports/account-store.js';
+import { MembershipEntity } from './entities/account-membership.js';
+import { UserEntity } from './entities/account-user.js';
+import { WorkspaceEntity } from './entities/account-workspace.js';
+
+/** Every change to the subdomain namespace (handles + workspace slugs) takes this one lock. */
+const NAMESPACE_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('dashpub:subdomain-namespace', 0))`;
+
+const toUser = (row: UserEntity): UserRecord => ({
+  id: row.id,
+  handle: row.handle,
+  email: row.email,
+  passwordHash: row.passwordHash,
+  plan: row.plan,
+  createdAt: row.createdAt,
+});
+
+const toWorkspace = (row: WorkspaceEntity): WorkspaceRecord => ({ id: row.id, slug: row.slug, name: row.name, createdAt: row.createdAt });
+
+@injectable()
+export class TypeormAccountStore implements AccountStore {
+  constructor(@inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan }): Promise<UserRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(NAMESPACE_LOCK);
+      if (await nameTaken(manager, input.handle)) throw new DomainError('conflict', `handle "${input.handle}" is taken`);
+      const emailTaken = await manager
+        .getRepository(UserEntity)
+        .createQueryBuilder('u')
+        .where('lower(u.email) = lower(:email)', { email: input.email })
+        .getExists();
+      if (emailTaken) throw new DomainError('conflict', `email "${input.email}" is already registered`);
+      const user: UserRecord = {
+        id: randomUUID(),
+        handle: input.handle,
+        email: input.email,
+        passwordHash: input.passwordHash,
+        plan: input.plan,
+        createdAt: new Date(),
+      };
+      await manager.getRepository(UserEntity).insert(user);
+      return user;
+    });
+  }
+
+  async findUserById(id: string): Promise<UserRecord | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.users.findOneBy({ id });
+    return row ? toUser(row) : null;
+  }
+
+  async findUserByHandle(handle: string): Promise<UserRecord | null> {
+    const row = await this.users.findOneBy({ handle });
+    return row ? toUser(row) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    const row = await this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+    return row ? toUser(row) : null;
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    return (await this.users.find({ order: { handle: 'ASC' } })).map(toUser);
+  }
+
+  async setPlan(userId: string, plan: Plan): Promise<void> {
+    if (isUuid(userId)) await this.users.update({ id: userId }, { plan });
+  }
+
+  async createWorkspace(input: { slug: string; name: string }): Promise<WorkspaceRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(NAMESPACE_LOCK);
+      if (await nameTaken(manager, input.slug)) throw new DomainError('conflict', `workspace slug "${input.slug}" is taken`);
+      const workspace: WorkspaceRecord = { id: randomUUID(), slug: input.slug, name: input.name, createdAt: new Date() };
+      await manager.getRepository(WorkspaceEntity).insert(workspace);
+      return workspace;
+    });
+  }
+
+  async findWorkspaceById(id: string): Promise<WorkspaceRecord | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.workspaces.findOneBy({ id });
+    return row ? toWorkspace(row) : null;
+  }
+
+  async findWorkspaceBySlug(slug: string): Promise<WorkspaceRecord | null> {
+    const row = await this.workspaces.findOneBy({ slug });
+    return row ? toWorkspace(row) : null;
+  }
+
+  async listWorkspaces(): Promise<WorkspaceRecord[]> {
+    return (await this.workspaces.find({ order: { slug: 'ASC' } })).map(toWorkspace);
+  }
+
+  async addMember(workspaceId: string, userId: string, role: WorkspaceRole): Promise<MembershipRecord> {
+    if (!isUuid(workspaceId)) throw new DomainError('not_found', `workspace ${workspaceId} not found`);
+    if (!isUuid(userId)) throw new DomainError('not_found', `user ${userId} not found`);
+    try {
+      await this.dataSource.query(
+        `INSERT INTO memberships (workspace_id, user_id, role) VALUES ($1, $2, $3)
+         ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
+        [workspaceId, userId, role],
+      );
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23503') {
+        const missing = (error.driverError as { constraint?: string }).constraint?.includes('workspace') ? `workspace ${workspaceId}` : `user ${userId}`;
+        throw new DomainError('not_found', `${missing} not found`);
+      }
+      throw error;
+    }
+    return { workspaceId, userId, role };
+  }
+
+  async findMembership(workspaceId: string, userId: string): Promise<MembershipRecord | null> {
+    if (!isUuid(workspaceId) || !isUuid(userId)) return null;
+    const row = await this.dataSource.getRepository(MembershipEntity).findOneBy({ workspaceId, userId });
+    return row ? { workspaceId: row.workspaceId, userId: row.userId, role: row.role } : null;
+  }
+
+  async listMemberships(userId: string): Promise<Array<{ workspace: WorkspaceRecord; role: WorkspaceRole }>> {
+    if (!isUuid(userId)) return [];
+    const rows: Array<{ id: string; slug: string; name: string; created_at: Date; role: WorkspaceRole }> = await this.dataSource.query(
+      `SELECT w.id, w.slug, w.name, w.created_at, m.role
+         FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = $1
+        ORDER BY w.slug`,
+      [userId],
+    );
+    return rows.map((r) => ({ workspace: { id: r.id, slug: r.slug, name: r.name, createdAt: r.created_at }, role: r.role }));
+  }
+
+  async findSubdomainOwner(name: string): Promise<SubdomainOwner | null> {
+    const user = await this.findUserByHandle(name);
+    if (user) return { kind: 'user', user };
+    const workspace = await this.findWorkspaceBySlug(name);
+    return workspace ? { kind: 'workspace', workspace } : null;
+  }
+
+  private get users() {
+    return this.dataSource.getRepository(UserEntity);
+  }
+
+  private get workspaces() {
+    return this.dataSource.getRepository(WorkspaceEntity);
+  }
+}
+
+async function nameTaken(manager: EntityManager, name: string): Promise<boolean> {
+  const [row]: Array<{ taken: boolean }> = await manager.query(
+    `SELECT EXISTS (SELECT 1 FROM users WHERE handle = $1) OR EXISTS (SELECT 1 FROM workspaces WHERE slug = $1) AS taken`,
+    [name],
+  );
+  return row.taken;
+}

@@ -1,0 +1,227 @@
+import { inject, injectable } from 'inversify';
+import { DataSource, In, QueryFailedError, type EntityManager } from 'typeorm';
+import { DomainError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/ids.js';
+import type { OwnerRef } from '../../domain/scope.js';
+import type {
+  AliasRecord,
+  DashboardReads,
+  DashboardRecord,
+  DashboardStore,
+  DashboardWrites,
+  ListQuery,
+  VersionRecord,
+} from '../../application/ports/dashboard-store.js';
+import { DashboardAliasEntity } from './entities/dashboard-alias.js';
+import { FileEntity } from './entities/dashboard-file.js';
+import { DashboardEntity } from './entities/dashboard-record.js';
+import { DashboardVersionEntity } from './entities/dashboard-version.js';
+
+const toDashboard = (row: DashboardEntity): DashboardRecord => ({
+  id: row.id,
+  owner: { kind: row.ownerKind, id: row.ownerId },
+  slug: row.slug,
+  name: row.name,
+  tags: row.tags,
+  chart: row.chart,
+  visibility: row.visibility,
+  connection: row.connection,
+  currentVersionId: row.currentVersionId,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+const toVersion = (row: DashboardVersionEntity): VersionRecord => ({
+  id: row.id,
+  dashboardId: row.dashboardId,
+  seq: row.seq,
+  name: row.name,
+  createdAt: row.createdAt,
+  createdBy: row.createdBy,
+  files: row.files,
+  spec: row.spec ?? null,
+});
+
+const toAlias = (row: DashboardAliasEntity): AliasRecord => ({
+  owner: { kind: row.ownerKind, id: row.ownerId },
+  slug: row.slug,
+  dashboardId: row.dashboardId,
+});
+
+const UPDATABLE = new Set(['slug', 'name', 'tags', 'chart', 'visibility', 'connection', 'currentVersionId', 'updatedAt']);
+
+class TypeormReads implements DashboardReads {
+  constructor(protected readonly manager: EntityManager) {}
+
+  async findDashboard(owner: OwnerRef, slug: string): Promise<DashboardRecord | null> {
+    const row = await this.dashboards.findOneBy({ ownerKind: owner.kind, ownerId: owner.id, slug });
+    return row ? toDashboard(row) : null;
+  }
+
+  async findDashboardById(id: string): Promise<DashboardRecord | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.dashboards.findOneBy({ id });
+    return row ? toDashboard(row) : null;
+  }
+
+  async findAlias(owner: OwnerRef, slug: string): Promise<AliasRecord | null> {
+    const row = await this.aliases.findOneBy({ ownerKind: owner.kind, ownerId: owner.id, slug });
+    return row ? toAlias(row) : null;
+  }
+
+  async getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null> {
+    if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
+    const row = await this.versions.findOneBy({ id: versionId, dashboardId });
+    return row ? toVersion(row) : null;
+  }
+
+  async listVersions(dashboardId: string): Promise<VersionRecord[]> {
+    if (!isUuid(dashboardId)) return [];
+    return (await this.versions.find({ where: { dashboardId }, order: { seq: 'DESC' } })).map(toVersion);
+  }
+
+  async getFile(sha256: string): Promise<Uint8Array | null> {
+    const row = await this.manager.getRepository(FileEntity).findOne({ where: { sha256 }, select: { sha256: true, bytes: true } });
+    return row ? new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) : null;
+  }
+
+  protected get dashboards() {
+    return this.manager.getRepository(DashboardEntity);
+  }
+
+  protected get versions() {
+    return this.manager.getRepository(DashboardVersionEntity);
+  }
+
+  protected get aliases() {
+    return this.manager.getRepository(DashboardAliasEntity);
+  }
+}
+
+/** The writes of one transaction, on that transaction's EntityManager only. */
+class TypeormWrites extends TypeormReads implements DashboardWrites {
+  async insertDashboard(record: DashboardRecord): Promise<void> {
+    await refusingConflicts(() => this.dashboards.insert({ ...columnsOf(record), id: record.id, ownerKind: record.owner.kind, ownerId: record.owner.id }));
+  }
+
+  async updateDashboard(id: string, changes: Partial<Omit<DashboardRecord, 'id' | 'owner' | 'createdAt' | 'createdBy'>>): Promise<void> {
+    const defined = Object.fromEntries(Object.entries(changes).filter(([key, value]) => value !== undefined && UPDATABLE.has(key)));
+    if (Object.keys(defined).length === 0 || !isUuid(id)) return;
+    await refusingConflicts(() => this.dashboards.update({ id }, defined));
+  }
+
+  async deleteDashboard(id: string): Promise<void> {
+    // Versions and aliases go with it (ON DELETE CASCADE).
+    if (isUuid(id)) await this.dashboards.delete({ id });
+  }
+
+  async insertVersion(record: VersionRecord): Promise<void> {
+    await refusingConflicts(() =>
+      this.manager.query(
+        `INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`,
+        [
+          record.id,
+          record.dashboardId,
+          record.seq,
+          record.name,
+          record.createdAt,
+          record.createdBy,
+          JSON.stringify(record.files),
+          record.spec === null || record.spec === undefined ? null : JSON.stringify(record.spec),
+        ],
+      ),
+    );
+  }
+
+  async setVersionName(versionId: string, name: string | null): Promise<void> {
+    if (isUuid(versionId)) await this.versions.update({ id: versionId }, { name });
+  }
+
+  async deleteVersions(versionIds: string[]): Promise<void> {
+    const ids = versionIds.filter(isUuid);
+    if (ids.length > 0) await this.versions.delete({ id: In(ids) });
+  }
+
+  async putFile(sha256: string, bytes: Uint8Array): Promise<void> {
+    await this.manager.query(`INSERT INTO files (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`, [
+      sha256,
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      bytes.byteLength,
+    ]);
+  }
+
+  async insertAlias(alias: AliasRecord): Promise<void> {
+    await refusingConflicts(() =>
+      this.aliases.insert({ ownerKind: alias.owner.kind, ownerId: alias.owner.id, slug: alias.slug, dashboardId: alias.dashboardId }),
+    );
+  }
+
+  async deleteAlias(owner: OwnerRef, slug: string): Promise<void> {
+    await this.aliases.delete({ ownerKind: owner.kind, ownerId: owner.id, slug });
+  }
+
+  async moveAliases(fromDashboardId: string, toDashboardId: string): Promise<void> {
+    if (!isUuid(fromDashboardId)) return;
+    await refusingConflicts(() => this.aliases.update({ dashboardId: fromDashboardId }, { dashboardId: toDashboardId }));
+  }
+}
+
+@injectable()
+export class TypeormDashboardStore extends TypeormReads implements DashboardStore {
+  constructor(@inject(DataSource) private readonly dataSource: DataSource) {
+    super(dataSource.manager);
+  }
+
+  async transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      // Every write of one owner serializes on this lock, held until commit or rollback.
+      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [owner.id]);
+      return work(new TypeormWrites(manager));
+    });
+  }
+
+  async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
+    const builder = this.dashboards
+      .createQueryBuilder('d')
+      .where('d.ownerKind = :kind AND d.ownerId = :id', { kind: owner.kind, id: owner.id });
+    if (query.afterSlug !== undefined) builder.andWhere('d.slug > :afterSlug', { afterSlug: query.afterSlug });
+    if (query.tag !== undefined) builder.andWhere(':tag = ANY(d.tags)', { tag: query.tag });
+    if (query.slug !== undefined) builder.andWhere('d.slug = :slug', { slug: query.slug });
+    const rows = await builder.orderBy('d.slug', 'ASC').limit(query.limit).getMany();
+    return rows.map(toDashboard);
+  }
+}
+
+function columnsOf(record: DashboardRecord) {
+  const { owner, ...columns } = record;
+  return { ...columns, chart: columns.chart ?? null };
+}
+
+/** Constraint violations become the same refusals the memory adapter gives. */
+async function refusingConflicts<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof QueryFailedError)) throw error;
+    const { code, constraint, detail } = error.driverError as { code?: string; constraint?: string; detail?: string };
+    if (code === '23505') throw new DomainError('conflict', conflictText(constraint, detail));
+    if (code === '23503') throw new DomainError('not_found', `dashboard not found (${constraint ?? 'foreign key'})`);
+    throw error;
+  }
+}
+
+function conflictText(constraint: string | undefined, detail: string | undefined): string {
+  const value = /=\(([^)]*)\)/.exec(detail ?? '')?.[1] ?? '';
+  switch (constraint) {
+    case 'dashboards_owner_slug_key':
+      return `slug "${value.split(', ').pop()}" is already used by another dashboard`;
+    case 'dashboard_versions_seq_key':
+      return `version seq ${value.split(', ').pop()} already exists for dashboard ${value.split(', ')[0]}`;
+    case 'dashboard_aliases_pkey':
+      return `alias "${value.split(', ').pop()}" already exists`;
+    default:
+      return `${constraint ?? 'a unique constraint'} refused a duplicate`;
+  }
+}

@@ -1,0 +1,220 @@
+import { inject, injectable } from 'inversify';
+import { DataSource, LessThanOrEqual, type EntityManager, type ObjectLiteral, type Repository, type EntityTarget } from 'typeorm';
+import type {
+  AccessTokenRecord,
+  AuthorizationCodeRecord,
+  AuthorizationRequestRecord,
+  GrantRecord,
+  OAuthClientRecord,
+  OAuthData,
+  OAuthStore,
+  WebSessionRecord,
+} from '../../application/ports/oauth-store.js';
+import { isUuid } from '../../domain/ids.js';
+import type { RefreshChain } from '../../domain/oauth.js';
+import type { GrantLock } from '../../domain/scope.js';
+import {
+  OAuthAccessTokenEntity,
+  OAuthAuthorizationRequestEntity,
+  OAuthClientEntity,
+  OAuthCodeEntity,
+  OAuthGrantEntity,
+  OAuthRefreshTokenEntity,
+  WebSessionEntity,
+} from './entities/oauth-entities.js';
+
+function toGrant(row: OAuthGrantEntity): GrantRecord {
+  const lock: GrantLock =
+    row.lockKind === 'workspace'
+      ? { kind: 'workspace', workspaceId: row.lockWorkspaceId!, workspaceSlug: row.lockWorkspaceSlug! }
+      : { kind: row.lockKind };
+  return {
+    id: row.id,
+    userId: row.userId,
+    clientId: row.clientId,
+    lock,
+    scope: row.scope,
+    resource: row.resource,
+    createdAt: row.createdAt,
+    sessionExpiresAt: row.sessionExpiresAt,
+    revokedAt: row.revokedAt,
+    revokedReason: row.revokedReason,
+    refresh: {
+      currentHash: row.refreshCurrentHash,
+      previousHash: row.refreshPreviousHash,
+      previousRetryLeft: row.refreshPreviousRetryLeft,
+    },
+  };
+}
+
+function fromGrant(grant: GrantRecord): OAuthGrantEntity {
+  return {
+    id: grant.id,
+    userId: grant.userId,
+    clientId: grant.clientId,
+    lockKind: grant.lock.kind,
+    lockWorkspaceId: grant.lock.kind === 'workspace' ? grant.lock.workspaceId : null,
+    lockWorkspaceSlug: grant.lock.kind === 'workspace' ? grant.lock.workspaceSlug : null,
+    scope: grant.scope,
+    resource: grant.resource,
+    createdAt: grant.createdAt,
+    sessionExpiresAt: grant.sessionExpiresAt,
+    revokedAt: grant.revokedAt,
+    revokedReason: grant.revokedReason,
+    refreshCurrentHash: grant.refresh.currentHash,
+    refreshPreviousHash: grant.refresh.previousHash,
+    refreshPreviousRetryLeft: grant.refresh.previousRetryLeft,
+  };
+}
+
+const plain = <T extends object>(row: T | null): T | null => (row ? { ...row } : null);
+
+/** The operations on one EntityManager: the DataSource's, or a transaction's (which then locks rows it reads for change). */
+class TypeormOAuthData implements OAuthData {
+  constructor(
+    protected readonly manager: EntityManager,
+    private readonly inTransaction: boolean,
+  ) {}
+
+  private repo<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {
+    return this.manager.getRepository(entity);
+  }
+
+  /** One row by primary key; `FOR UPDATE` inside a transaction. */
+  private async one<T extends ObjectLiteral>(entity: EntityTarget<T>, column: string, value: string): Promise<T | null> {
+    const query = this.repo(entity).createQueryBuilder('row').where(`row.${column} = :value`, { value });
+    if (this.inTransaction) query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
+  async insertClient(client: OAuthClientRecord): Promise<void> {
+    await this.repo(OAuthClientEntity).insert(client);
+  }
+
+  async findClient(id: string): Promise<OAuthClientRecord | null> {
+    if (!isUuid(id)) return null;
+    return plain(await this.repo(OAuthClientEntity).findOneBy({ id }));
+  }
+
+  async insertAuthorizationRequest(request: AuthorizationRequestRecord): Promise<void> {
+    await this.repo(OAuthAuthorizationRequestEntity).insert(request);
+  }
+
+  async findAuthorizationRequest(handleHash: string): Promise<AuthorizationRequestRecord | null> {
+    return plain(await this.one(OAuthAuthorizationRequestEntity, 'handleHash', handleHash));
+  }
+
+  async deleteAuthorizationRequest(handleHash: string): Promise<boolean> {
+    return ((await this.repo(OAuthAuthorizationRequestEntity).delete({ handleHash })).affected ?? 0) > 0;
+  }
+
+  async insertGrant(grant: GrantRecord): Promise<void> {
+    await this.repo(OAuthGrantEntity).insert(fromGrant(grant));
+  }
+
+  async findGrant(id: string): Promise<GrantRecord | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.one(OAuthGrantEntity, 'id', id);
+    return row ? toGrant(row) : null;
+  }
+
+  async listGrants(filter: { userId?: string }): Promise<GrantRecord[]> {
+    if (filter.userId !== undefined && !isUuid(filter.userId)) return [];
+    const rows = await this.repo(OAuthGrantEntity).find({
+      where: filter.userId !== undefined ? { userId: filter.userId } : {},
+      order: { createdAt: 'DESC', id: 'ASC' },
+    });
+    return rows.map(toGrant);
+  }
+
+  async updateRefreshChain(grantId: string, chain: RefreshChain): Promise<void> {
+    await this.repo(OAuthGrantEntity).update(
+      { id: grantId },
+      { refreshCurrentHash: chain.currentHash, refreshPreviousHash: chain.previousHash, refreshPreviousRetryLeft: chain.previousRetryLeft },
+    );
+  }
+
+  async revokeGrant(grantId: string, at: Date, reason: string): Promise<boolean> {
+    if (!isUuid(grantId)) return false;
+    const result = await this.repo(OAuthGrantEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: at, revokedReason: reason })
+      .where('id = :grantId AND revoked_at IS NULL', { grantId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  async insertCode(code: AuthorizationCodeRecord): Promise<void> {
+    await this.repo(OAuthCodeEntity).insert(code);
+  }
+
+  async findCode(codeHash: string): Promise<AuthorizationCodeRecord | null> {
+    return plain(await this.one(OAuthCodeEntity, 'codeHash', codeHash));
+  }
+
+  async markCodeUsed(codeHash: string, at: Date): Promise<boolean> {
+    const result = await this.repo(OAuthCodeEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ usedAt: at })
+      .where('code_hash = :codeHash AND used_at IS NULL', { codeHash })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  async insertAccessToken(token: AccessTokenRecord): Promise<void> {
+    await this.repo(OAuthAccessTokenEntity).insert(token);
+  }
+
+  async findAccessToken(tokenHash: string): Promise<{ token: AccessTokenRecord; grant: GrantRecord } | null> {
+    const row = (await this.repo(OAuthAccessTokenEntity)
+      .createQueryBuilder('t')
+      .innerJoinAndMapOne('t.grant', OAuthGrantEntity, 'g', 'g.id = t.grantId')
+      .where('t.tokenHash = :tokenHash', { tokenHash })
+      .getOne()) as (OAuthAccessTokenEntity & { grant: OAuthGrantEntity }) | null;
+    if (!row) return null;
+    const { grant, ...token } = row;
+    return { token, grant: toGrant(grant) };
+  }
+
+  async insertRefreshToken(token: { tokenHash: string; grantId: string; createdAt: Date }): Promise<void> {
+    await this.repo(OAuthRefreshTokenEntity).insert(token);
+  }
+
+  async findRefreshTokenGrant(tokenHash: string): Promise<string | null> {
+    return (await this.repo(OAuthRefreshTokenEntity).findOneBy({ tokenHash }))?.grantId ?? null;
+  }
+
+  async insertWebSession(session: WebSessionRecord): Promise<void> {
+    await this.repo(WebSessionEntity).insert(session);
+  }
+
+  async findWebSession(tokenHash: string): Promise<WebSessionRecord | null> {
+    return plain(await this.repo(WebSessionEntity).findOneBy({ tokenHash }));
+  }
+
+  async deleteWebSession(tokenHash: string): Promise<void> {
+    await this.repo(WebSessionEntity).delete({ tokenHash });
+  }
+
+  async purgeExpired(now: Date): Promise<void> {
+    const expired = { expiresAt: LessThanOrEqual(now) };
+    await this.repo(OAuthAuthorizationRequestEntity).delete(expired);
+    await this.repo(OAuthCodeEntity).delete(expired);
+    await this.repo(OAuthAccessTokenEntity).delete(expired);
+    await this.repo(WebSessionEntity).delete(expired);
+  }
+}
+
+/** OAuthStore on PostgreSQL through TypeORM (tables of the 1700000001000-oauth migration). */
+@injectable()
+export class TypeormOAuthStore extends TypeormOAuthData implements OAuthStore {
+  constructor(@inject(DataSource) private readonly dataSource: DataSource) {
+    super(dataSource.manager, false);
+  }
+
+  transaction<T>(work: (tx: OAuthData) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(new TypeormOAuthData(manager, true)));
+  }
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { DomainError } from '../../domain/errors.js';
+import type { SqlValidator } from '../../application/ports/sql-validator.js';
+import {
+  DEFAULT_RUN_LIMITS,
+  type QueryResult,
+  type RunLimits,
+  type SqlTarget,
+  type TableInfo,
+  type Warehouse,
+} from '../../application/ports/warehouse.js';
+import { capped, toRows } from './cells.js';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+/** SQLSTATE classes that mean "could not reach or log in", not "your SQL is wrong". */
+const CONNECTION_CLASSES = ['08', '28', '3D', '57P03'];
+
+/**
+ * PostgreSQL warehouses: a fresh client per run (no pooled sessions a query could leave settings in),
+ * every statement inside `BEGIN READ ONLY` with a local statement timeout, results capped by wrapping
+ * the statement in a LIMIT. Statements go through the extended protocol (a named statement), which
+ * refuses a second statement smuggled into the text.
+ */
+export class PgWarehouse implements Warehouse {
+  constructor(private readonly validator: SqlValidator) {}
+
+  open(url: string): SqlTarget {
+    return new PgTarget(url, this.validator);
+  }
+
+  async test(url: string): Promise<void> {
+    await withClient(url, DEFAULT_RUN_LIMITS.timeoutMs, async (client) => {
+      await client.query('SELECT 1');
+    });
+  }
+}
+
+class PgTarget implements SqlTarget {
+  constructor(
+    private readonly url: string,
+    private readonly validator: SqlValidator,
+  ) {}
+
+  async run(sql: string, limits: Partial<RunLimits> = {}): Promise<QueryResult> {
+    const { rowCap, timeoutMs } = { ...DEFAULT_RUN_LIMITS, ...limits };
+    const { statement } = await this.validator.validate(sql);
+    return withClient(this.url, timeoutMs, (client) =>
+      readOnly(client, timeoutMs, async () => {
+        const result = await client.query({ name: `q${randomUUID()}`, text: capped(statement, rowCap) });
+        const columns = await typeNames(client, result.fields);
+        const rows = result.rows as Array<Record<string, unknown>>;
+        return { columns, rows: toRows(rows.slice(0, rowCap), columns), truncated: rows.length > rowCap };
+      }),
+    );
+  }
+
+  async explain(sql: string): Promise<void> {
+    const { statement } = await this.validator.validate(sql);
+    await withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, (client) =>
+      readOnly(client, DEFAULT_RUN_LIMITS.timeoutMs, () => client.query({ name: `e${randomUUID()}`, text: `EXPLAIN ${statement}` })),
+    );
+  }
+
+  async introspect(): Promise<TableInfo[]> {
+    return withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, (client) =>
+      readOnly(client, DEFAULT_RUN_LIMITS.timeoutMs, async () => {
+        const { rows } = await client.query<{
+          table_schema: string;
+          table_name: string;
+          table_type: string;
+          column_name: string;
+          data_type: string;
+          is_nullable: string;
+        }>(
+          `SELECT c.table_schema, c.table_name, t.table_type, c.column_name, c.data_type, c.is_nullable
+             FROM information_schema.columns c
+             JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+            WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema') AND c.table_schema NOT LIKE 'pg\\_%'
+            ORDER BY c.table_schema, c.table_name, c.ordinal_position
+            LIMIT 20000`,
+        );
+        const tables = new Map<string, TableInfo>();
+        for (const row of rows) {
+          const key = `${row.table_schema}.${row.table_name}`;
+          let table = tables.get(key);
+          if (!table) {
+            table = { schema: row.table_schema, name: row.table_name, kind: row.table_type === 'VIEW' ? 'view' : 'table', columns: [] };
+            tables.set(key, table);
+          }
+          table.columns.push({ name: row.column_name, type: row.data_type, nullable: row.is_nullable === 'YES' });
+        }
+        return [...tables.values()];
+      }),
+    );
+  }
+}
+
+async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A backstop should the server ignore SET LOCAL (a pooler in transaction mode, say).
+    query_timeout: timeoutMs + 5_000,
+    application_name: 'dashpub',
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new DomainError('unavailable', `could not connect to the warehouse: ${reason(err)}`);
+  }
+  try {
+    return await work(client);
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    const code = (err as { code?: string }).code ?? '';
+    if (code === '57014') throw new DomainError('invalid_argument', `query cancelled: it ran longer than ${Math.round(timeoutMs / 1000)} s`);
+    if (CONNECTION_CLASSES.some((c) => code.startsWith(c)) || !code) {
+      throw new DomainError('unavailable', `the warehouse failed: ${reason(err)}`);
+    }
+    throw new DomainError('invalid_argument', `query failed: ${reason(err)}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function readOnly<T>(client: pg.Client, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN READ ONLY');
+  try {
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+    return await work();
+  } finally {
+    await client.query('ROLLBACK').catch(() => {});
+  }
+}
+
+async function typeNames(client: pg.Client, fields: Array<{ name: string; dataTypeID: number }>) {
+  const oids = [...new Set(fields.map((f) => f.dataTypeID))];
+  const { rows } = await client.query<{ oid: number; name: string }>(
+    'SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_catalog.pg_type WHERE oid = ANY($1::oid[])',
+    [oids],
+  );
+  const names = new Map(rows.map((r) => [r.oid, r.name]));
+  return fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' }));
+}
+
+/** The database's own message, without anything that could carry the connection string. */
+function reason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/postgres(ql)?:\/\/\S+/gi, '<url>').slice(0, 500);
+}

@@ -1,0 +1,61 @@
+import { inject, injectable } from 'inversify';
+import { parseConnectionRef, connectionRefText } from '../../domain/connection-ref.js';
+import { invalid, typeName } from '../../domain/errors.js';
+import { ConnectionStore } from '../ports/connection-store.js';
+import { SqlValidator } from '../ports/sql-validator.js';
+import type { Principal } from '../ports/token-verifier.js';
+import type { ResultColumn, TableInfo } from '../ports/warehouse.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import { ConnectionAccess } from './connection-access.js';
+import { connectionView, type ConnectionView } from './manage-connections.js';
+
+export const SAMPLE_ROWS = 5;
+
+export interface ValidationResult {
+  valid: true;
+  connection: string;
+  statement: string;
+  columns: ResultColumn[];
+  sample_rows: Array<Record<string, unknown>>;
+  warnings: string[];
+}
+
+/**
+ * list_connections, introspect_schema and validate_cube_sql. None takes a `workspace` argument: the
+ * scope comes from the grant alone (personal lock and legacy grants: the personal account; a
+ * workspace lock: that workspace).
+ */
+@injectable()
+export class ConnectionQueries {
+  constructor(
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(ConnectionStore) private readonly store: ConnectionStore,
+    @inject(ConnectionAccess) private readonly access: ConnectionAccess,
+    @inject(SqlValidator) private readonly validator: SqlValidator,
+  ) {}
+
+  async list(principal: Principal): Promise<ConnectionView[]> {
+    const target = await this.scopes.resolve(principal, undefined);
+    const scope = target.kind === 'personal' ? { kind: 'personal' as const, userId: target.userId } : { kind: 'workspace' as const, workspaceId: target.workspaceId };
+    return (await this.store.list(scope)).map(connectionView);
+  }
+
+  async introspect(principal: Principal, args: Record<string, unknown>): Promise<{ connection: string; tables: TableInfo[] }> {
+    const ref = parseConnectionRef(args.connection);
+    const target = await this.scopes.resolve(principal, undefined);
+    const { sql } = await this.access.sqlTarget(principal, target, ref);
+    return { connection: connectionRefText(ref), tables: await sql.introspect() };
+  }
+
+  async validate(principal: Principal, args: Record<string, unknown>): Promise<ValidationResult> {
+    if (typeof args.sql !== 'string') throw invalid(`sql must be a string (got ${typeName(args.sql)})`);
+    const ref = parseConnectionRef(args.connection);
+    // Parse first: a syntax error needs no connection and costs nothing.
+    const { statement } = await this.validator.validate(args.sql);
+    const target = await this.scopes.resolve(principal, undefined);
+    const { sql, warnings } = await this.access.sqlTarget(principal, target, ref);
+    await sql.explain(statement);
+    const sample = await sql.run(statement, { rowCap: SAMPLE_ROWS });
+    return { valid: true, connection: connectionRefText(ref), statement, columns: sample.columns, sample_rows: sample.rows, warnings };
+  }
+}

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { AccountStore } from '../ports/account-store.js';
+import { Clock } from '../ports/clock.js';
+import { ConnectionStore, type ConnectionRecord, type ConnectionScope } from '../ports/connection-store.js';
+import { Warehouse } from '../ports/warehouse.js';
+
+/** A connection as the web app, the CLI and list_connections show it: never the URL. */
+export interface ConnectionView {
+  id: string;
+  label: string;
+  kind: 'postgres';
+  status: string;
+  scope: 'personal' | 'workspace';
+  workspace_id: string | null;
+  last_tested_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export function connectionView(c: ConnectionRecord): ConnectionView {
+  return {
+    id: c.id,
+    label: c.label,
+    kind: c.kind,
+    status: c.status,
+    scope: c.workspaceId === null ? 'personal' : 'workspace',
+    workspace_id: c.workspaceId,
+    last_tested_at: c.lastTestedAt?.toISOString() ?? null,
+    last_error: c.lastError,
+    created_at: c.createdAt.toISOString(),
+  };
+}
+
+const MAX_LABEL = 100;
+
+/**
+ * Creating, testing and removing warehouse connections: the web app and the admin CLI only, never MCP.
+ * Creating needs the `pro` plan; a connection starts `pending` and becomes `active` after a successful
+ * test (connect and `SELECT 1`), `failing` after a failed one.
+ */
+@injectable()
+export class ManageConnections {
+  constructor(
+    @inject(ConnectionStore) private readonly store: ConnectionStore,
+    @inject(AccountStore) private readonly accounts: AccountStore,
+    @inject(Warehouse) private readonly warehouse: Warehouse,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async create(input: { ownerUserId: string; workspaceId: string | null; label: unknown; url: unknown }): Promise<ConnectionView> {
+    const owner = await this.accounts.findUserById(input.ownerUserId);
+    if (!owner) throw new DomainError('not_found', 'user not found');
+    if (owner.plan !== 'pro') {
+      throw new DomainError('plan_required', 'Warehouse connections need the pro plan. Upgrade the account, then add the connection again.');
+    }
+    if (input.workspaceId !== null) {
+      const membership = await this.accounts.findMembership(input.workspaceId, owner.id);
+      if (!membership) throw new DomainError('forbidden', 'only members of a workspace can add connections to it');
+    }
+    const label = typeof input.label === 'string' ? input.label.trim() : '';
+    if (label === '' || label.length > MAX_LABEL) throw invalid(`label must be a non-empty string of at most ${MAX_LABEL} characters`);
+    const url = parseWarehouseUrl(input.url);
+    const record: ConnectionRecord = {
+      id: randomUUID(),
+      ownerUserId: owner.id,
+      workspaceId: input.workspaceId,
+      label,
+      kind: 'postgres',
+      url,
+      status: 'pending',
+      lastTestedAt: null,
+      lastError: null,
+      createdAt: this.clock.now(),
+    };
+    await this.store.insert(record);
+    return this.test(record.id);
+  }
+
+  async test(id: string): Promise<ConnectionView> {
+    const connection = await this.store.findById(id);
+    if (!connection) throw new DomainError('not_found', `connection ${id} not found`);
+    if (connection.status === 'disabled') return connectionView(connection);
+    let error: string | null = null;
+    try {
+      await this.warehouse.test(connection.url);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    const outcome = { status: error === null ? ('active' as const) : ('failing' as const), testedAt: this.clock.now(), error };
+    await this.store.recordTest(id, outcome);
+    return connectionView({ ...connection, ...outcome, lastTestedAt: outcome.testedAt, lastError: error });
+  }
+
+  async list(scope: ConnectionScope): Promise<ConnectionView[]> {
+    return (await this.store.list(scope)).map(connectionView);
+  }
+
+  async listAll(): Promise<ConnectionView[]> {
+    return (await this.store.listAll()).map(connectionView);
+  }
+
+  /** The connections a web-app user manages: their personal ones and those of their workspaces. */
+  async listForUser(userId: string): Promise<Array<ConnectionView & { workspace_slug: string | null }>> {
+    const personal = (await this.store.list({ kind: 'personal', userId })).map((c) => ({ ...connectionView(c), workspace_slug: null }));
+    const shared = [];
+    for (const { workspace } of await this.accounts.listMemberships(userId)) {
+      for (const c of await this.store.list({ kind: 'workspace', workspaceId: workspace.id })) {
+        shared.push({ ...connectionView(c), workspace_slug: workspace.slug });
+      }
+    }
+    return [...personal, ...shared];
+  }
+
+  /** May this user test or remove it: its creator, or an admin of its workspace. */
+  async mayManage(userId: string, id: string): Promise<ConnectionRecord | null> {
+    const connection = await this.store.findById(id);
+    if (!connection) return null;
+    if (connection.ownerUserId === userId) return connection;
+    if (connection.workspaceId !== null) {
+      const membership = await this.accounts.findMembership(connection.workspaceId, userId);
+      if (membership?.role === 'admin') return connection;
+    }
+    return null;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    return this.store.delete(id);
+  }
+}
+
+export function parseWarehouseUrl(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw invalid('url must be a postgres:// connection URL');
+  let parsed: URL;
+  try {
+    parsed = new URL(value.trim());
+  } catch {
+    throw invalid('url must be a postgres:// connection URL');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw invalid('url must be a postgres:// connection URL');
+  if (!parsed.hostname) throw invalid('url must name a host');
+  return value.trim();
+}

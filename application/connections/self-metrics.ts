@@ -1,0 +1,96 @@
+import { inject, injectable } from 'inversify';
+import type { OwnerRef } from '../../domain/scope.js';
+import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
+import { RefreshStateStore } from '../ports/refresh-state-store.js';
+import { ViewCounter } from '../ports/view-counter.js';
+import {
+  MetricsSandbox,
+  type MetricsTables,
+  type QueryResult,
+  type RunLimits,
+  type SelfMetrics,
+  type SqlTarget,
+  type TableInfo,
+} from '../ports/warehouse.js';
+
+const col = (name: string, type: string) => ({ name, type, nullable: false });
+
+/** What introspect_schema shows for `self`: the views, without any data. */
+export const SELF_VIEWS: TableInfo[] = [
+  {
+    schema: 'public',
+    name: 'dashboards',
+    kind: 'view',
+    columns: [col('slug', 'text'), col('name', 'text'), col('visibility', 'text'), col('created_at', 'timestamp with time zone'), col('updated_at', 'timestamp with time zone')],
+  },
+  { schema: 'public', name: 'daily_views', kind: 'view', columns: [col('slug', 'text'), col('day', 'date'), col('views', 'bigint')] },
+  { schema: 'public', name: 'publishes', kind: 'view', columns: [col('slug', 'text'), col('day', 'date'), col('count', 'integer')] },
+  {
+    schema: 'public',
+    name: 'refresh_runs',
+    kind: 'view',
+    columns: [col('slug', 'text'), col('started_at', 'timestamp with time zone'), col('outcome', 'text'), col('duration_ms', 'integer'), col('rows', 'integer')],
+  },
+];
+
+const PAGE = 100;
+
+/**
+ * The built-in `self` connection: the owner's own dashboards and their aggregated counts (views per
+ * day, publishes per day, refresh runs), never who viewed. Rows are gathered here, narrowed to one
+ * owner, and the SQL runs in the sandbox where nothing else exists.
+ */
+@injectable()
+export class SelfMetricsService implements SelfMetrics {
+  constructor(
+    @inject(DashboardStore) private readonly dashboards: DashboardStore,
+    @inject(ViewCounter) private readonly views: ViewCounter,
+    @inject(RefreshStateStore) private readonly refresh: RefreshStateStore,
+    @inject(MetricsSandbox) private readonly sandbox: MetricsSandbox,
+  ) {}
+
+  open(owner: OwnerRef): SqlTarget {
+    return {
+      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(await this.tables(owner), sql, limits),
+      explain: async (sql: string) => this.sandbox.explain(await this.tables(owner), sql),
+      introspect: async () => SELF_VIEWS,
+    };
+  }
+
+  async tables(owner: OwnerRef): Promise<MetricsTables> {
+    const all: DashboardRecord[] = [];
+    for (let afterSlug: string | undefined; ; ) {
+      const page = await this.dashboards.list(owner, { limit: PAGE, afterSlug });
+      all.push(...page);
+      if (page.length < PAGE) break;
+      afterSlug = page[page.length - 1]!.slug;
+    }
+    const slugOf = new Map(all.map((d) => [d.id, d.slug]));
+    const ids = [...slugOf.keys()];
+    const publishes: MetricsTables['publishes'] = [];
+    for (const dashboard of all) {
+      const perDay = new Map<string, number>();
+      for (const version of await this.dashboards.listVersions(dashboard.id)) {
+        const day = version.createdAt.toISOString().slice(0, 10);
+        perDay.set(day, (perDay.get(day) ?? 0) + 1);
+      }
+      for (const [day, count] of perDay) publishes.push({ slug: dashboard.slug, day, count });
+    }
+    const daily = ids.length ? await this.views.daily(ids) : [];
+    const runs = ids.length ? await this.refresh.runsOf(ids) : [];
+    return {
+      dashboards: all.map((d) => ({
+        slug: d.slug,
+        name: d.name,
+        visibility: d.visibility,
+        created_at: d.createdAt.toISOString(),
+        updated_at: d.updatedAt.toISOString(),
+      })),
+      daily_views: daily.filter((v) => slugOf.has(v.dashboardId)).map((v) => ({ slug: slugOf.get(v.dashboardId)!, day: v.day, views: v.views })),
+      publishes,
+      refresh_runs: runs
+        .filter((r) => slugOf.has(r.dashboardId))
+        .map((r) => ({ slug: slugOf.get(r.dashboardId)!, started_at: r.startedAt.toISOString(), outcome: r.outcome, duration_ms: r.durationMs, rows: r.rows })),
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors.js';
+import { DashboardStore } from '../ports/dashboard-store.js';
+import type { Principal } from '../ports/token-verifier.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import type { Target } from '../../domain/scope.js';
+import { subdomainOf } from '../../domain/scope.js';
+import { ListDashboards } from './list-dashboards.js';
+import { loadDashboard } from './lookup.js';
+import { pickFilename, readBody, type BodyView } from './get-dashboard.js';
+import type { DashboardView } from './views.js';
+
+/**
+ * The MCP resource surface over dashboards: the same listing as list_dashboards, and a read that
+ * returns the bytes the dashboards host serves. `{handle}` must be a place this authorization may act on.
+ */
+@injectable()
+export class DashboardResources {
+  constructor(
+    @inject(DashboardStore) private readonly store: DashboardStore,
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(ListDashboards) private readonly listing: ListDashboards,
+  ) {}
+
+  async list(principal: Principal, cursor: string | undefined): Promise<{ dashboards: DashboardView[]; nextCursor: string | null; owner: string }> {
+    const page = await this.listing.execute(principal, { cursor });
+    return { dashboards: page.dashboards, nextCursor: page.next_cursor, owner: subdomainOf(page.target) };
+  }
+
+  async read(principal: Principal, handle: string, slug: string): Promise<{ body: BodyView; contentType: string; dashboard: string }> {
+    const target = await this.targetFor(principal, handle);
+    const missing = new DomainError('not_found', `No dashboard at ${handle}/${slug}`);
+    if (!target) throw missing;
+    const { dashboard, current } = await loadDashboard(this.store, target, slug, missing, true);
+    const filename = pickFilename(undefined, current.files);
+    return { body: await readBody(this.store, current.files, filename), contentType: current.files[filename].contentType, dashboard: dashboard.slug };
+  }
+
+  /** The caller's own handle, or a workspace the grant may act on; anything else reads as missing. */
+  private async targetFor(principal: Principal, handle: string): Promise<Target | null> {
+    const personal = await this.scopes.personal(principal.userId);
+    if (personal.kind === 'personal' && personal.handle === handle) {
+      return principal.lock.kind === 'workspace' ? null : personal;
+    }
+    try {
+      return await this.scopes.resolve(principal, handle);
+    } catch (err) {
+      if (err instanceof DomainError) return null;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { inject, injectable } from 'inversify';
+import { checkNamedVersionRoom, parseVersionName, VERSIONS_LISTED } from '../../domain/versions.js';
+import { validateVersionId } from '../../domain/ids.js';
+import { validateSlug } from '../../domain/names.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { ownerOf } from '../../domain/scope.js';
+import { Clock } from '../ports/clock.js';
+import { DashboardStore, type DashboardReads } from '../ports/dashboard-store.js';
+import { Settings } from '../ports/settings.js';
+import type { Principal } from '../ports/token-verifier.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type Loaded } from './lookup.js';
+import { commitNewVersion, pruneSnapshots } from './versioning.js';
+import { dashboardView, versionView, type DashboardView, type VersionView } from './views.js';
+import { parseIncludeBody, pickFilename, readBody, type BodyView } from './get-dashboard.js';
+
+const versionNotFound = (slug: string, id: string) =>
+  new DomainError('not_found', `No version "${id}" of dashboard "${slug}"; list_dashboard_versions shows its versions`);
+
+async function findVersion(reads: DashboardReads, loaded: Loaded, slug: string, versionId: string) {
+  const version = await reads.getVersion(loaded.dashboard.id, versionId);
+  if (!version) throw versionNotFound(slug, versionId);
+  return version;
+}
+
+/** The four version tools; one class because they share lookup and retention rules. */
+@injectable()
+export class DashboardVersions {
+  constructor(
+    @inject(DashboardStore) private readonly store: DashboardStore,
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Snapshots (every version but the current one), newest first, at most 50. */
+  async list(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; current_version_id: string; count: number; versions: VersionView[] }> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
+    const snapshots = (await this.store.listVersions(loaded.dashboard.id))
+      .filter((v) => v.id !== loaded.dashboard.currentVersionId)
+      .slice(0, VERSIONS_LISTED)
+      .map((v) => versionView(v, loaded.dashboard.currentVersionId));
+    const view = dashboardView(this.settings, target, loaded.dashboard, loaded.current);
+    return { slug: loaded.dashboard.slug, url: view.url, current_version_id: loaded.dashboard.currentVersionId, count: snapshots.length, versions: snapshots };
+  }
+
+  async get(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; version: VersionView; body: BodyView | null }> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const versionId = validateVersionId(args.version_id);
+    const includeBody = args.include_body === undefined || args.include_body === null ? true : parseIncludeBody(args.include_body);
+    const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
+    const version = await findVersion(this.store, loaded, slug, versionId);
+    return {
+      slug: loaded.dashboard.slug,
+      version: versionView(version, loaded.dashboard.currentVersionId),
+      body: includeBody ? await readBody(this.store, version.files, pickFilename(args.filename, version.files)) : null,
+    };
+  }
+
+  /** Names (protects from the prune) or, with null, unnames a version. */
+  async name(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; version: VersionView }> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const versionId = validateVersionId(args.version_id);
+    if (!('name' in args)) throw invalid('name is required: a string to name the version, or null to remove its name');
+    const name = parseVersionName(args.name);
+    return this.store.transaction(ownerOf(target), async (tx) => {
+      const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
+      const version = await findVersion(tx, loaded, slug, versionId);
+      const versions = await tx.listVersions(loaded.dashboard.id);
+      if (name !== null && version.name === null) {
+        checkNamedVersionRoom(versions.filter((v) => v.name !== null).length);
+      }
+      await tx.setVersionName(version.id, name);
+      if (name === null) {
+        await pruneSnapshots(tx, loaded.dashboard.id, loaded.dashboard.currentVersionId, versions.map((v) => (v.id === version.id ? { ...v, name } : v)));
+      }
+      return { slug, version: versionView({ ...version, name }, loaded.dashboard.currentVersionId) };
+    });
+  }
+
+  /** Makes an earlier version's content the new current version; the replaced state becomes a snapshot. */
+  async restore(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; restored_from: string; version_id: string }> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const versionId = validateVersionId(args.version_id);
+    return this.store.transaction(ownerOf(target), async (tx) => {
+      const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
+      const source = await findVersion(tx, loaded, slug, versionId);
+      if (source.id === loaded.dashboard.currentVersionId) {
+        throw invalid(`version "${versionId}" is already the current version of "${slug}"`);
+      }
+      const now = this.clock.now();
+      const dashboard = { ...loaded.dashboard, updatedAt: now };
+      const version = await commitNewVersion(tx, dashboard, false, { files: source.files, spec: source.spec, createdBy: principal.userId, now });
+      return {
+        dashboard: dashboardView(this.settings, target, { ...dashboard, currentVersionId: version.id }, version),
+        restored_from: source.id,
+        version_id: version.id,
+      };
+    });
+  }
+}
+

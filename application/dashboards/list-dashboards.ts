@@ -1,0 +1,76 @@
+import { inject, injectable } from 'inversify';
+import { invalid } from '../../domain/errors.js';
+import { validateSlug } from '../../domain/names.js';
+import { ownerOf, type Target } from '../../domain/scope.js';
+import { DashboardStore } from '../ports/dashboard-store.js';
+import { Settings } from '../ports/settings.js';
+import type { Principal } from '../ports/token-verifier.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import { noDashboardInAccount } from './lookup.js';
+import { dashboardView, type DashboardView } from './views.js';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+export interface DashboardPage {
+  count: number;
+  dashboards: DashboardView[];
+  next_cursor: string | null;
+}
+
+/** Opaque keyset cursor: the last slug of the previous page. */
+export function encodeCursor(afterSlug: string): string {
+  return Buffer.from(JSON.stringify({ after: afterSlug }), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: unknown): string | undefined {
+  if (cursor === undefined || cursor === null || cursor === '') return undefined;
+  const refusal = invalid('cursor is not valid; pass the next_cursor from the previous answer, or omit it to start over');
+  if (typeof cursor !== 'string') throw refusal;
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof parsed.after !== 'string' || !/^[a-z0-9-]{1,64}$/.test(parsed.after)) throw refusal;
+    return parsed.after;
+  } catch {
+    throw refusal;
+  }
+}
+
+function parseLimit(value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_PAGE_SIZE;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw invalid(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
+/** list_dashboards and resources/list: one keyset-paginated listing of the target's dashboards. */
+@injectable()
+export class ListDashboards {
+  constructor(
+    @inject(DashboardStore) private readonly store: DashboardStore,
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(Settings) private readonly settings: Settings,
+  ) {}
+
+  async execute(principal: Principal, args: Record<string, unknown>): Promise<DashboardPage & { target: Target }> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const afterSlug = decodeCursor(args.cursor);
+    const limit = parseLimit(args.limit);
+    const slug = args.slug === undefined || args.slug === null ? undefined : validateSlug(args.slug);
+    if (args.tag !== undefined && args.tag !== null && (typeof args.tag !== 'string' || args.tag === '')) {
+      throw invalid('tag must be a non-empty string');
+    }
+    const tag = (args.tag as string | null | undefined) ?? undefined;
+    const records = await this.store.list(ownerOf(target), { afterSlug, limit: limit + 1, tag, slug });
+    if (slug && records.length === 0) throw noDashboardInAccount(slug);
+    const page = records.slice(0, limit);
+    const dashboards: DashboardView[] = [];
+    for (const record of page) {
+      const current = await this.store.getVersion(record.id, record.currentVersionId);
+      if (current) dashboards.push(dashboardView(this.settings, target, record, current));
+    }
+    const nextCursor = records.length > limit ? encodeCursor(page[page.length - 1].slug) : null;
+    return { count: dashboards.length, dashboards, next_cursor: nextCursor, target };
+  }
+}

@@ -1,0 +1,43 @@
+import { DomainError } from '../../domain/errors.js';
+import { ownerOf, type Target } from '../../domain/scope.js';
+import type { DashboardReads, DashboardRecord, VersionRecord } from '../ports/dashboard-store.js';
+
+/** The spec's text for the slug-keyed readers, on workspace targets too. */
+export const noDashboardInAccount = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in your account`);
+
+/** For changes: names the place the caller is acting on. */
+export const noDashboardInTarget = (target: Target, slug: string) =>
+  target.kind === 'workspace'
+    ? new DomainError('not_found', `No dashboard named "${slug}" in that workspace`)
+    : noDashboardInAccount(slug);
+
+export interface Loaded {
+  dashboard: DashboardRecord;
+  current: VersionRecord;
+  /** Set when the slug asked for was an alias left by a rename. */
+  viaAlias: string | null;
+}
+
+/** Finds a dashboard by its slug, or by an alias when `followAliases` (readers do, changes don't). */
+export async function loadDashboard(
+  reads: DashboardReads,
+  target: Target,
+  slug: string,
+  notFound: DomainError,
+  followAliases: boolean,
+): Promise<Loaded> {
+  const owner = ownerOf(target);
+  let dashboard = await reads.findDashboard(owner, slug);
+  let viaAlias: string | null = null;
+  if (!dashboard && followAliases) {
+    const alias = await reads.findAlias(owner, slug);
+    if (alias) {
+      dashboard = await reads.findDashboardById(alias.dashboardId);
+      viaAlias = slug;
+    }
+  }
+  if (!dashboard) throw notFound;
+  const current = await reads.getVersion(dashboard.id, dashboard.currentVersionId);
+  if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
+  return { dashboard, current, viaAlias };
+}

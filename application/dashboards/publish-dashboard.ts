@@ -1,0 +1,177 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { inject, injectable, optional } from 'inversify';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { checkUploadSize } from '../../domain/limits.js';
+import { applyMetadataPatch, parseMetadataPatch } from '../../domain/metadata.js';
+import { parsePath } from '../../domain/names.js';
+import { defaultVisibility, ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
+import { canonicalUrl } from '../../domain/urls.js';
+import { parseConnectionRef, connectionRefText } from '../../domain/connection-ref.js';
+import { contentTypeFor } from '../../domain/content-types.js';
+import { Clock } from '../ports/clock.js';
+import { ConnectionDirectory } from '../ports/connection-directory.js';
+import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
+import { Settings } from '../ports/settings.js';
+import { SpecPublisher } from '../ports/spec-publisher.js';
+import type { Principal } from '../ports/token-verifier.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import { dashboardView, type DashboardView } from './views.js';
+import { commitNewVersion } from './versioning.js';
+
+export interface PublishResult {
+  mode: 'body' | 'spec';
+  dry_run: boolean;
+  created: boolean;
+  version_id: string | null;
+  path: string;
+  bytes: number;
+  dashboard: DashboardView | null;
+  url: string;
+  warnings: string[];
+}
+
+interface Content {
+  mode: 'body' | 'spec';
+  files: Record<string, Uint8Array>;
+  spec: object | null;
+  warnings: string[];
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** publish_dashboard: writes one file (body mode) or a rendered spec, and makes a new current version. */
+@injectable()
+export class PublishDashboard {
+  constructor(
+    @inject(DashboardStore) private readonly store: DashboardStore,
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(ConnectionDirectory) private readonly connections: ConnectionDirectory,
+    @inject(SpecPublisher) @optional() private readonly specs: SpecPublisher | undefined,
+  ) {}
+
+  async execute(principal: Principal, args: Record<string, unknown>): Promise<PublishResult> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const { slug, filename } = parsePath(args.path);
+    const patch = parseMetadataPatch(args);
+    const connectionGiven = args.connection !== undefined && args.connection !== null;
+    const connection = parseConnectionRef(args.connection);
+    const dryRun = parseDryRun(args.dry_run);
+    const usable = await this.connections.ensureUsable(principal, target, connection);
+    const content = await this.content(principal, target, slug, filename, args, connection, dryRun);
+    const warnings = [...usable.warnings, ...content.warnings];
+    const bytes = Object.values(content.files).reduce((sum, file) => sum + file.byteLength, 0);
+    const path = content.mode === 'body' ? `${slug}/${filename}` : slug;
+
+    return this.store.transaction(ownerOf(target), async (tx) => {
+      const owner = ownerOf(target);
+      const alias = await tx.findAlias(owner, slug);
+      if (alias) {
+        const renamed = await tx.findDashboardById(alias.dashboardId);
+        throw new DomainError(
+          'conflict',
+          `slug "${slug}" is an alias left by renaming a dashboard to "${renamed?.slug ?? '?'}". ` +
+            `Publish to "${renamed?.slug ?? '?'}" instead, or pick another slug.`,
+        );
+      }
+      const existing = await tx.findDashboard(owner, slug);
+      const previous = existing ? await tx.getVersion(existing.id, existing.currentVersionId) : null;
+      const files: Manifest = content.mode === 'body' && previous ? { ...previous.files } : {};
+      for (const [name, data] of Object.entries(content.files)) {
+        files[name] = { sha256: sha256(data), size: data.byteLength, contentType: contentTypeFor(name) };
+      }
+      const now = this.clock.now();
+      const metadata = applyMetadataPatch(
+        existing ?? { name: slug, tags: [], chart: null, visibility: defaultVisibility(target) },
+        patch,
+      );
+      const dashboard: DashboardRecord = existing
+        ? { ...existing, ...metadata, connection: connectionGiven ? connectionRefText(connection) : existing.connection, updatedAt: now }
+        : {
+            id: randomUUID(),
+            owner,
+            slug,
+            ...metadata,
+            connection: connectionRefText(connection),
+            currentVersionId: '',
+            createdBy: principal.userId,
+            createdAt: now,
+            updatedAt: now,
+          };
+      const spec = content.mode === 'spec' ? content.spec : (previous?.spec ?? null);
+      if (dryRun) {
+        return { mode: content.mode, dry_run: true, created: !existing, version_id: null, path, bytes, dashboard: null, url: this.url(target, slug), warnings };
+      }
+      for (const [name, data] of Object.entries(content.files)) await tx.putFile(files[name].sha256, data);
+      const version = await commitNewVersion(tx, dashboard, existing === null, { files, spec, createdBy: principal.userId, now });
+      return {
+        mode: content.mode,
+        dry_run: false,
+        created: !existing,
+        version_id: version.id,
+        path,
+        bytes,
+        dashboard: dashboardView(this.settings, target, { ...dashboard, currentVersionId: version.id }, version),
+        url: this.url(target, slug),
+        warnings,
+      };
+    });
+  }
+
+  private url(target: Target, slug: string) {
+    return canonicalUrl(this.settings, subdomainOf(target), slug);
+  }
+
+  private async content(
+    principal: Principal,
+    target: Target,
+    slug: string,
+    filename: string,
+    args: Record<string, unknown>,
+    connection: ReturnType<typeof parseConnectionRef>,
+    dryRun: boolean,
+  ): Promise<Content> {
+    const hasBody = args.body !== undefined && args.body !== null;
+    const hasSpec = args.spec !== undefined && args.spec !== null;
+    if (hasBody === hasSpec) throw invalid('pass exactly one of "body" (a file) or "spec" (a dashboard spec)');
+    if (hasBody) return { mode: 'body', files: { [filename]: decodeBody(args.body, args.encoding) }, spec: null, warnings: [] };
+    if (typeof args.path === 'string' && args.path.includes('/')) {
+      throw invalid(`path "${args.path}": a spec publishes the whole dashboard; pass the bare slug "${slug}"`);
+    }
+    if (!this.specs) throw new DomainError('unavailable', 'Spec mode is not available on this server.');
+    const prepared = await this.specs.prepare({
+      principal,
+      target,
+      slug,
+      spec: args.spec,
+      connection,
+      dryRun,
+      fallbackTitle: typeof args.name === 'string' && args.name.trim() ? args.name : slug,
+    });
+    return { mode: 'spec', files: prepared.files, spec: prepared.spec, warnings: prepared.warnings };
+  }
+}
+
+function parseDryRun(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw invalid('dry_run must be a boolean');
+  return value;
+}
+
+export function decodeBody(body: unknown, encoding: unknown): Uint8Array {
+  if (typeof body !== 'string') throw invalid('body must be a string');
+  const chosen = encoding ?? 'utf8';
+  if (chosen !== 'utf8' && chosen !== 'base64') throw invalid('encoding must be "utf8" or "base64"');
+  if (chosen === 'base64') {
+    const compact = body.replace(/\s+/g, '');
+    // Count before decoding so a huge upload is refused without allocating it.
+    checkUploadSize(Math.floor((compact.length * 3) / 4) - (compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0));
+    if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw invalid('body is not valid base64');
+    return Buffer.from(compact, 'base64');
+  }
+  const bytes = Buffer.from(body, 'utf8');
+  checkUploadSize(bytes.byteLength);
+  return bytes;
+}

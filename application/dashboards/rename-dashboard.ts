@@ -1,0 +1,54 @@
+import { inject, injectable } from 'inversify';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { validateSlug } from '../../domain/names.js';
+import { ownerOf, subdomainOf } from '../../domain/scope.js';
+import { canonicalUrl } from '../../domain/urls.js';
+import { Clock } from '../ports/clock.js';
+import { DashboardStore } from '../ports/dashboard-store.js';
+import { Settings } from '../ports/settings.js';
+import type { Principal } from '../ports/token-verifier.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import { loadDashboard, noDashboardInTarget } from './lookup.js';
+import { dashboardView, type DashboardView } from './views.js';
+
+/**
+ * rename_dashboard: the old slug stays behind as an alias (301 to the new URL). Aliases point at the
+ * dashboard, not at a slug, so a chain of renames always redirects in one hop.
+ */
+@injectable()
+export class RenameDashboard {
+  constructor(
+    @inject(DashboardStore) private readonly store: DashboardStore,
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; old_slug: string; old_url: string }> {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const newSlug = validateSlug(args.new_slug, 'new_slug');
+    if (newSlug === slug) throw invalid(`new_slug is the same as slug ("${slug}")`);
+    const owner = ownerOf(target);
+    return this.store.transaction(owner, async (tx) => {
+      const { dashboard, current } = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
+      if (await tx.findDashboard(owner, newSlug)) {
+        throw new DomainError('conflict', `slug "${newSlug}" is already used by another dashboard`);
+      }
+      const alias = await tx.findAlias(owner, newSlug);
+      if (alias && alias.dashboardId !== dashboard.id) {
+        throw new DomainError('conflict', `slug "${newSlug}" is an alias left by renaming another dashboard; pick another slug`);
+      }
+      // Renaming back onto one's own alias reclaims it.
+      if (alias) await tx.deleteAlias(owner, newSlug);
+      const now = this.clock.now();
+      await tx.updateDashboard(dashboard.id, { slug: newSlug, updatedAt: now });
+      await tx.insertAlias({ owner, slug, dashboardId: dashboard.id });
+      return {
+        dashboard: dashboardView(this.settings, target, { ...dashboard, slug: newSlug, updatedAt: now }, current),
+        old_slug: slug,
+        old_url: canonicalUrl(this.settings, subdomainOf(target), slug),
+      };
+    });
+  }
+}

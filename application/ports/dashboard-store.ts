@@ -1,0 +1,90 @@
+import type { OwnerRef } from '../../domain/scope.js';
+import type { Visibility } from '../../domain/metadata.js';
+
+export interface FileEntry {
+  sha256: string;
+  size: number;
+  contentType: string;
+}
+
+/** filename → content-addressed file. */
+export type Manifest = Record<string, FileEntry>;
+
+export interface DashboardRecord {
+  id: string;
+  owner: OwnerRef;
+  slug: string;
+  name: string;
+  tags: string[];
+  chart: string | null;
+  visibility: Visibility;
+  /** `self` or a warehouse connection id. */
+  connection: string;
+  currentVersionId: string;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface VersionRecord {
+  id: string;
+  dashboardId: string;
+  /** Strictly increasing per dashboard: the order publishes were made in. */
+  seq: number;
+  name: string | null;
+  createdAt: Date;
+  createdBy: string;
+  files: Manifest;
+  /** The dashboard spec for spec-mode versions, else null. */
+  spec: unknown | null;
+}
+
+export interface AliasRecord {
+  owner: OwnerRef;
+  slug: string;
+  dashboardId: string;
+}
+
+export interface ListQuery {
+  /** Keyset: only slugs after this one, in slug order. */
+  afterSlug?: string;
+  limit: number;
+  tag?: string;
+  slug?: string;
+}
+
+export interface DashboardReads {
+  findDashboard(owner: OwnerRef, slug: string): Promise<DashboardRecord | null>;
+  findDashboardById(id: string): Promise<DashboardRecord | null>;
+  findAlias(owner: OwnerRef, slug: string): Promise<AliasRecord | null>;
+  getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null>;
+  /** All versions of the dashboard, the current one included, newest (highest seq) first. */
+  listVersions(dashboardId: string): Promise<VersionRecord[]>;
+  getFile(sha256: string): Promise<Uint8Array | null>;
+}
+
+export interface DashboardWrites extends DashboardReads {
+  insertDashboard(record: DashboardRecord): Promise<void>;
+  updateDashboard(id: string, changes: Partial<Omit<DashboardRecord, 'id' | 'owner' | 'createdAt' | 'createdBy'>>): Promise<void>;
+  /** Removes the dashboard with its versions and aliases. */
+  deleteDashboard(id: string): Promise<void>;
+  insertVersion(record: VersionRecord): Promise<void>;
+  setVersionName(versionId: string, name: string | null): Promise<void>;
+  deleteVersions(versionIds: string[]): Promise<void>;
+  /** Idempotent: storing the same bytes twice keeps one copy. */
+  putFile(sha256: string, bytes: Uint8Array): Promise<void>;
+  insertAlias(alias: AliasRecord): Promise<void>;
+  deleteAlias(owner: OwnerRef, slug: string): Promise<void>;
+  /** Re-points every alias of one dashboard at another (collapses rename chains to one hop). */
+  moveAliases(fromDashboardId: string, toDashboardId: string): Promise<void>;
+}
+
+export const DashboardStore = Symbol.for('DashboardStore');
+export interface DashboardStore extends DashboardReads {
+  /**
+   * Runs `work` in one transaction that holds the owner's write lock, so every change to one owner's
+   * dashboards (slug namespace included) serializes and either all of it lands or none.
+   */
+  transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T>;
+  list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
+}

@@ -1,0 +1,13 @@
+import type { RefreshTrigger } from './refresh-state-store.js';
+
+export interface RefreshJob {
+  dashboardId: string;
+  trigger: RefreshTrigger;
+}
+
+export const RefreshQueue = Symbol.for('RefreshQueue');
+/** The one refresh queue: at most one queued and one running job per dashboard. */
+export interface RefreshQueue {
+  /** False when a job for the dashboard is already waiting (the new one is folded into it). */
+  enqueue(job: RefreshJob): Promise<boolean>;
+}

@@ -1,0 +1,25 @@
+import type { ConnectionRef } from '../../domain/connection-ref.js';
+import type { Target } from '../../domain/scope.js';
+import type { Principal } from './token-verifier.js';
+
+export interface PreparedSpec {
+  /** The validated spec as stored with the version. */
+  spec: object;
+  /** Rendered files, normally `index.html` and `data.json`. */
+  files: Record<string, Uint8Array>;
+  warnings: string[];
+}
+
+export const SpecPublisher = Symbol.for('SpecPublisher');
+/** Spec mode of publish_dashboard: validates a spec and renders it (running its queries unless a dry run). */
+export interface SpecPublisher {
+  prepare(input: {
+    principal: Principal;
+    target: Target;
+    slug: string;
+    spec: unknown;
+    connection: ConnectionRef;
+    dryRun: boolean;
+    fallbackTitle: string;
+  }): Promise<PreparedSpec>;
+}

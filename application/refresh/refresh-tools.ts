@@ -1,0 +1,133 @@
+import { inject, injectable } from 'inversify';
+import { isRefreshable, parseDashboardSpec } from '../../domain/dashboard-spec.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { validateSlug } from '../../domain/names.js';
+import { refreshBudgetExhausted } from '../../domain/rate-limits.js';
+import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } from '../../domain/scope.js';
+import { canonicalUrl } from '../../domain/urls.js';
+import { Clock } from '../ports/clock.js';
+import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
+import { RefreshQueue } from '../ports/job-queue.js';
+import { RateLimiter } from '../ports/rate-limiter.js';
+import { RefreshStateStore, type RefreshRun } from '../ports/refresh-state-store.js';
+import { Settings } from '../ports/settings.js';
+import type { Principal } from '../ports/token-verifier.js';
+import { ScopeResolver } from '../scope-resolver.js';
+import { loadDashboard, noDashboardInAccount } from '../dashboards/lookup.js';
+import { personalConnectionOnWorkspaceWarning } from '../connections/connection-access.js';
+import { ConnectionStore } from '../ports/connection-store.js';
+import { nextRuns, parseSchedule } from './cron.js';
+import { RefreshOptions } from './refresh-options.js';
+
+const HOUR_SECONDS = 3600;
+
+export const noDashboardInWorkspace = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in that workspace`);
+
+export interface RunView {
+  started_at: string;
+  trigger: string;
+  outcome: string;
+  duration_ms: number;
+  rows: number;
+  error: string | null;
+}
+
+const runView = (run: RefreshRun | null): RunView | null =>
+  run && {
+    started_at: run.startedAt.toISOString(),
+    trigger: run.trigger,
+    outcome: run.outcome,
+    duration_ms: run.durationMs,
+    rows: run.rows,
+    error: run.error,
+  };
+
+/** set_refresh_schedule, trigger_refresh and get_refresh_status. */
+@injectable()
+export class RefreshTools {
+  constructor(
+    @inject(ScopeResolver) private readonly scopes: ScopeResolver,
+    @inject(DashboardStore) private readonly dashboards: DashboardStore,
+    @inject(RefreshStateStore) private readonly state: RefreshStateStore,
+    @inject(RefreshQueue) private readonly queue: RefreshQueue,
+    @inject(RateLimiter) private readonly limiter: RateLimiter,
+    @inject(ConnectionStore) private readonly connections: ConnectionStore,
+    @inject(RefreshOptions) private readonly options: RefreshOptions,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async setSchedule(principal: Principal, args: Record<string, unknown>) {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const dashboard = await this.dashboards.findDashboard(ownerOf(target), slug);
+    if (!dashboard) throw noDashboardInWorkspace(slug);
+    await this.requireRefreshable(dashboard);
+    const url = this.url(target, slug);
+    if (args.schedule === null) {
+      await this.state.clearSchedule(dashboard.id);
+      return { slug, url, schedule: null, timezone: null, next_runs: [] as string[], warnings: [] as string[] };
+    }
+    if (args.schedule === undefined) throw invalid('schedule is required: a 5-field cron string, or null to clear the schedule');
+    const { cron, timezone } = parseSchedule(args.schedule, args.timezone);
+    const next = nextRuns(cron, timezone, this.clock.now(), 3);
+    await this.state.setSchedule({ dashboardId: dashboard.id, cron, timezone, nextRunAt: next[0] ?? null });
+    return { slug, url, schedule: cron, timezone, next_runs: next.map((d) => d.toISOString()), warnings: await this.warnings(target, dashboard) };
+  }
+
+  async trigger(principal: Principal, args: Record<string, unknown>) {
+    if (principal.lock.kind === 'workspace') throw triggerRefreshWorkspaceRefusal();
+    const target = await this.scopes.resolve(principal, undefined);
+    if (target.kind !== 'personal') throw triggerRefreshWorkspaceRefusal();
+    const slug = validateSlug(args.slug);
+    const { dashboard } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), false);
+    await this.requireRefreshable(dashboard);
+    const owner = ownerOf(target);
+    const allowed = await this.limiter
+      .consume('refresh_budget', `${owner.kind}:${owner.id}`, this.options.budgetPerHour, HOUR_SECONDS)
+      .catch(() => true);
+    if (!allowed) throw refreshBudgetExhausted();
+    const queued = await this.queue.enqueue({ dashboardId: dashboard.id, trigger: 'manual' });
+    return { slug, url: this.url(target, slug), queued, already_queued: !queued };
+  }
+
+  async status(principal: Principal, args: Record<string, unknown>) {
+    const target = await this.scopes.resolve(principal, args.workspace);
+    const slug = validateSlug(args.slug);
+    const { dashboard, current } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), true);
+    const schedule = await this.state.getSchedule(dashboard.id);
+    const live = await this.state.liveRender(dashboard.id);
+    return {
+      slug: dashboard.slug,
+      url: this.url(target, dashboard.slug),
+      refreshable: current.spec !== null && isRefreshable(parseDashboardSpec(current.spec)),
+      connection: dashboard.connection,
+      schedule: schedule?.cron ?? null,
+      timezone: schedule?.timezone ?? null,
+      next_run_at: schedule?.nextRunAt?.toISOString() ?? null,
+      last_run: runView(await this.state.lastRun(dashboard.id)),
+      live_rendered_at: live && live.versionId === dashboard.currentVersionId ? live.renderedAt.toISOString() : null,
+      warnings: await this.warnings(target, dashboard),
+    };
+  }
+
+  private async requireRefreshable(dashboard: DashboardRecord): Promise<void> {
+    const version = await this.dashboards.getVersion(dashboard.id, dashboard.currentVersionId);
+    if (!version || version.spec === null || !isRefreshable(parseDashboardSpec(version.spec))) {
+      throw invalid(
+        `dashboard "${dashboard.slug}" is static: only a dashboard published from a spec with queries can refresh. ` +
+          'Publish a spec with "queries" to make it refreshable.',
+      );
+    }
+  }
+
+  private async warnings(target: Target, dashboard: DashboardRecord): Promise<string[]> {
+    if (target.kind !== 'workspace' || dashboard.connection === 'self') return [];
+    const connection = await this.connections.findById(dashboard.connection);
+    return connection && connection.workspaceId !== target.workspaceId ? [personalConnectionOnWorkspaceWarning(connection.label)] : [];
+  }
+
+  private url(target: Target, slug: string) {
+    return canonicalUrl(this.settings, subdomainOf(target), slug);
+  }
+}

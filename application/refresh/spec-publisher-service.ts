@@ -1,0 +1,56 @@
+import { inject, injectable } from 'inversify';
+import { isRefreshable, parseDashboardSpec, queryIds } from '../../domain/dashboard-spec.js';
+import { DomainError, isDomainError } from '../../domain/errors.js';
+import { subdomainOf } from '../../domain/scope.js';
+import { canonicalUrl } from '../../domain/urls.js';
+import { Clock } from '../ports/clock.js';
+import { PageRenderer } from '../ports/page-renderer.js';
+import { Settings } from '../ports/settings.js';
+import type { PreparedSpec, SpecPublisher } from '../ports/spec-publisher.js';
+import { SqlValidator } from '../ports/sql-validator.js';
+import { ConnectionAccess } from '../connections/connection-access.js';
+import { runSpecQueries } from './run-queries.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * Spec mode of publish_dashboard. An inline-data spec renders as is (static); a spec with queries has
+ * each SQL checked, and unless this is a dry run, runs once on the connection so the first version
+ * already shows data. Connection warnings come from the publish use case's own usability check.
+ */
+@injectable()
+export class SpecPublisherService implements SpecPublisher {
+  constructor(
+    @inject(ConnectionAccess) private readonly access: ConnectionAccess,
+    @inject(SqlValidator) private readonly validator: SqlValidator,
+    @inject(PageRenderer) private readonly renderer: PageRenderer,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async prepare(input: Parameters<SpecPublisher['prepare']>[0]): Promise<PreparedSpec> {
+    const spec = parseDashboardSpec(input.spec);
+    for (const id of queryIds(spec)) {
+      try {
+        await this.validator.validate(spec.queries![id]!.sql);
+      } catch (err) {
+        if (isDomainError(err)) throw new DomainError(err.code, `spec.queries.${id}.sql: ${err.message}`);
+        throw err;
+      }
+    }
+    const warnings: string[] = [];
+    let data = {};
+    if (isRefreshable(spec) && !input.dryRun) {
+      const { sql } = await this.access.sqlTarget(input.principal, input.target, input.connection);
+      const result = await runSpecQueries(spec, sql);
+      data = result.data;
+      warnings.push(...result.warnings);
+    }
+    const page = this.renderer.render(spec, data, {
+      fallbackTitle: input.fallbackTitle,
+      renderedAt: this.clock.now(),
+      url: canonicalUrl(this.settings, subdomainOf(input.target), input.slug),
+    });
+    return { spec, files: { 'index.html': encoder.encode(page.html), 'data.json': encoder.encode(page.dataJson) }, warnings };
+  }
+}

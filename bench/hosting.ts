@@ -1,0 +1,386 @@
+/**
+ * Hosting benchmark: the dashboards host serving a 50 KB public dashboard with keep-alive, side by
+ * side with nginx serving the same bytes from disk, both loaded by wrk on 127.0.0.1 in one run.
+ * The service runs as one process and as one process per core (node:cluster: the scale-out of
+ * DESIGN §7 on one machine, as nginx runs `worker_processes auto`); rounds are interleaved and the
+ * median of each is reported. Writes requests/s, p99 and the ratios to the "Hosting" section of
+ * docs/benchmarks.md.
+ *
+ *   npm run build && node dist/bench/hosting.js [--duration 8] [--rounds 3] [--connections 32] [--store postgres|memory]
+ *
+ * `--store postgres` (the default when PostgreSQL answers on BENCH_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/test) publishes into a fresh `dashpub_test_bench_*` database that
+ * every worker reads through TypeormDashboardStore; `memory` gives each worker its own memory store
+ * holding the same bytes. Needs the Debian packages `nginx` and `wrk` (apt-get install -y nginx wrk).
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import pg from 'pg';
+import { PublishDashboard } from '../application/dashboards/publish-dashboard.js';
+import { AccountStore } from '../application/ports/account-store.js';
+import type { Settings } from '../application/ports/settings.js';
+import { buildContainer, type AppContainer } from '../shells/container.js';
+import { loadSettings } from '../shells/config.js';
+import { hostRouter } from '../shells/koa/host-router.js';
+import { dashboardsSurfaceFrom } from '../shells/koa/dashboards/dashboards-surface.js';
+import { dashboardsFastPathFrom } from '../shells/koa/dashboards/fast-path.js';
+import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
+
+interface LoadResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+const HANDLE = 'ada';
+const SLUG = 'sales';
+const WARMUP_S = 2;
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
+};
+const DURATION_S = Number(option('duration', '8'));
+const ROUNDS = Number(option('rounds', '3'));
+const CONNECTIONS = Number(option('connections', '32'));
+const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A deterministic 50 KB (51,200-byte) dashboard page. */
+function dashboardPage(): Buffer {
+  const rows: string[] = [];
+  for (let i = 0; rows.join('').length < 51_200; i++) {
+    rows.push(`<tr><td>${i}</td><td>region-${i % 7}</td><td>${((i * 7919) % 100_000) / 100}</td></tr>\n`);
+  }
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Sales</title></head><body><table>\n${rows.join('')}`;
+  const tail = '</table></body></html>\n';
+  return Buffer.from(html.slice(0, 51_200 - tail.length) + tail, 'utf8');
+}
+
+async function publishPage(app: AppContainer, page: Buffer): Promise<void> {
+  const accounts = app.container.get<AccountStore>(AccountStore);
+  const user = await accounts.createUser({ handle: HANDLE, email: 'ada@example.com', passwordHash: null, plan: 'free' });
+  await app.container.get(PublishDashboard).execute(
+    { userId: user.id, grantId: 'bench', lock: { kind: 'personal' }, scope: 'dashboards' },
+    { path: SLUG, body: page.toString('utf8') },
+  );
+}
+
+// ---------------------------------------------------------------- worker: one service process
+
+async function runWorker(): Promise<void> {
+  const settings: Settings = { ...loadSettings({}), databaseUrl: process.env.BENCH_DB ?? null, redisUrl: null };
+  const memory = process.env.BENCH_STORE === 'memory';
+  const app = await buildContainer(settings, memory ? { storage: 'memory' } : {});
+  if (memory) await publishPage(app, readFileSync(process.env.BENCH_PAGE!));
+  const koa = new Koa();
+  const notFound: Koa.Middleware = async (ctx) => {
+    ctx.status = 404;
+  };
+  koa.use(hostRouter(settings, { api: notFound, app: notFound, dashboards: dashboardsSurfaceFrom(app.container) }));
+  const fastPath = dashboardsFastPathFrom(app.container);
+  const callback = koa.callback();
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    if (!fastPath(req, res)) void callback(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', resolve));
+  process.send?.('ready');
+  process.on('disconnect', () => {
+    server.closeAllConnections();
+    server.close();
+    void app.close().finally(() => process.exit(0));
+  });
+}
+
+// ---------------------------------------------------------------- primary: set-up, load, report
+
+function requireTool(name: string): string {
+  const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
+  if (!found) throw new Error(`${name} is not installed: apt-get install -y ${name}`);
+  return found;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = http.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function fetchOnce(port: number, host: string, urlPath: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ hostname: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function waitFor(port: number, host: string, urlPath: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetchOnce(port, host, urlPath)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing answered on 127.0.0.1:${port}${urlPath}`);
+}
+
+function wrk(wrkPath: string, url: string, host: string, seconds: number): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(wrkPath, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Host: ${host}`, url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`wrk exited ${code}:\n${out}`));
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+      const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
+      const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      if (!rps || !p99) return reject(new Error(`cannot read wrk output:\n${out}`));
+      const unit = { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's'];
+      const errors = (non2xx ? Number(non2xx[1]) : 0) + (socketErrors ? socketErrors.slice(1).reduce((s, n) => s + Number(n), 0) : 0);
+      resolve({ requestsPerSecond: Number(rps[1]), p99Ms: Number(p99[1]) * unit, errors });
+    });
+  });
+}
+
+function startNginx(nginxPath: string, root: string, port: number): { child: ChildProcess; prefix: string } {
+  const prefix = mkdtempSync(path.join(os.tmpdir(), 'dashpub-bench-nginx-'));
+  mkdirSync(path.join(prefix, 'logs'));
+  const conf = `
+daemon off;
+worker_processes auto;
+pid ${prefix}/nginx.pid;
+error_log stderr error;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  keepalive_timeout 65;
+  types { text/html html; }
+  default_type application/octet-stream;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+    location / { etag on; }
+  }
+}
+`;
+  writeFileSync(path.join(prefix, 'nginx.conf'), conf);
+  const child = spawn(nginxPath, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return { child, prefix };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGQUIT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface ServiceCluster {
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function startService(workers: number, env: Record<string, string>): Promise<ServiceCluster> {
+  const port = await freePort();
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: ['--worker'], silent: false });
+  const forked: Worker[] = [];
+  await Promise.all(
+    Array.from({ length: workers }, () => {
+      const worker = cluster.fork({ ...env, BENCH_PORT: String(port) });
+      forked.push(worker);
+      return new Promise<void>((resolve, reject) => {
+        worker.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
+        worker.once('exit', (code) => reject(new Error(`bench worker exited ${code}`)));
+      });
+    }),
+  );
+  return {
+    port,
+    async stop() {
+      await Promise.all(
+        forked.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.isDead()) return resolve();
+              w.once('exit', () => resolve());
+              w.disconnect();
+              setTimeout(() => w.kill('SIGKILL'), 5_000).unref();
+            }),
+        ),
+      );
+    },
+  };
+}
+
+async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: BENCH_DATABASE_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function writeSection(file: string, section: string): void {
+  const heading = '## Hosting';
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf(`${heading}\n`);
+  let next: string;
+  if (start < 0) {
+    next = `${current.trimEnd()}\n\n${section}`;
+  } else {
+    const after = current.indexOf('\n## ', start + heading.length);
+    next = current.slice(0, start) + section + (after < 0 ? '' : current.slice(after + 1));
+  }
+  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
+}
+
+const median = (results: LoadResult[]): LoadResult => {
+  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+export async function runHostingBench(): Promise<{ single: LoadResult; perCore: LoadResult; nginx: LoadResult }> {
+  const wrkPath = requireTool('wrk');
+  const nginxPath = requireTool('nginx');
+  const cores = os.availableParallelism();
+  const page = dashboardPage();
+  const settings = loadSettings({});
+  const serviceHost = `${HANDLE}.${settings.dashboardDomain}`;
+  const store = option('store', (await postgresAvailable()) ? 'postgres' : 'memory');
+
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'dashpub-bench-'));
+  const root = path.join(scratch, 'root');
+  mkdirSync(path.join(root, SLUG), { recursive: true });
+  writeFileSync(path.join(root, SLUG, 'index.html'), page);
+  for (const p of [scratch, root, path.join(root, SLUG)]) chmodSync(p, 0o755);
+  chmodSync(path.join(root, SLUG, 'index.html'), 0o644);
+  const pageFile = path.join(scratch, 'page.html');
+  writeFileSync(pageFile, page);
+
+  let database: TestDatabase | null = null;
+  const env: Record<string, string> = { BENCH_STORE: store, BENCH_PAGE: pageFile };
+  if (store === 'postgres') {
+    process.env.DATABASE_URL = BENCH_DATABASE_URL;
+    database = await createTestDatabase('dashpub_test_bench');
+    const app = await buildContainer({ ...settings, databaseUrl: database.url, redisUrl: null });
+    await publishPage(app, page);
+    await app.close();
+    env.BENCH_DB = database.url;
+  }
+
+  const nginxPort = await freePort();
+  const nginx = startNginx(nginxPath, root, nginxPort);
+  const runs: Record<'single' | 'perCore' | 'nginx', LoadResult[]> = { single: [], perCore: [], nginx: [] };
+  try {
+    await waitFor(nginxPort, '127.0.0.1', `/${SLUG}/index.html`);
+    const nginxUrl = `http://127.0.0.1:${nginxPort}/${SLUG}/index.html`;
+    const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    if (digest((await fetchOnce(nginxPort, '127.0.0.1', `/${SLUG}/index.html`)).body) !== digest(page)) throw new Error('nginx serves other bytes');
+
+    const loadService = async (workers: number, into: LoadResult[]) => {
+      const service = await startService(workers, env);
+      try {
+        await waitFor(service.port, serviceHost, `/${SLUG}`);
+        if (digest((await fetchOnce(service.port, serviceHost, `/${SLUG}`)).body) !== digest(page)) throw new Error('the service serves other bytes');
+        const url = `http://127.0.0.1:${service.port}/${SLUG}`;
+        await wrk(wrkPath, url, serviceHost, WARMUP_S);
+        into.push(await wrk(wrkPath, url, serviceHost, DURATION_S));
+      } finally {
+        await service.stop();
+      }
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      await wrk(wrkPath, nginxUrl, '127.0.0.1', WARMUP_S);
+      runs.nginx.push(await wrk(wrkPath, nginxUrl, '127.0.0.1', DURATION_S));
+      await loadService(cores, runs.perCore);
+      await loadService(1, runs.single);
+      process.stdout.write(
+        `round ${round + 1}/${ROUNDS}: nginx ${runs.nginx.at(-1)!.requestsPerSecond.toFixed(0)} r/s, ` +
+          `service×${cores} ${runs.perCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, service×1 ${runs.single.at(-1)!.requestsPerSecond.toFixed(0)} r/s\n`,
+      );
+    }
+  } finally {
+    await stopChild(nginx.child);
+    await database?.drop();
+    rmSync(nginx.prefix, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const single = median(runs.single);
+  const perCore = median(runs.perCore);
+  const nginxResult = median(runs.nginx);
+  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const ratio = (r: LoadResult) => (r.requestsPerSecond / nginxResult.requestsPerSecond).toFixed(2);
+  const row = (name: string, r: LoadResult) => `| ${name} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p99Ms, 2)} ms | ${r.errors} | ${ratio(r)}× |\n`;
+  const rounds = (results: LoadResult[]) => results.map((r) => fmt(r.requestsPerSecond)).join(' / ');
+  const nginxVersion = spawnSync(nginxPath, ['-v'], { encoding: 'utf8' }).stderr.trim().replace('nginx version: nginx/', '');
+  const section =
+    `## Hosting\n\n` +
+    `A ${fmt(page.length)}-byte public dashboard (\`/${SLUG}\`) over HTTP/1.1 keep-alive on 127.0.0.1, loaded by ` +
+    `\`wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s\` after a ${WARMUP_S} s warm-up; ${ROUNDS} interleaved rounds, median shown. ` +
+    `${cores} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, nginx ${nginxVersion} ` +
+    `(Debian package, \`worker_processes auto\`, \`sendfile on\`, access log off, the same bytes from disk). ` +
+    `The service is the dashboards fast path in front of the Koa surface and host router, on the ${store === 'postgres' ? 'PostgreSQL store (TypeormDashboardStore)' : 'memory store'}, ` +
+    `as one process and as ${cores} processes (node:cluster, one per core, like nginx's workers). ` +
+    `Run with \`npm run build && node dist/bench/hosting.js\`.\n\n` +
+    `| server | requests/s | p99 latency | errors | vs nginx |\n|---|---:|---:|---:|---:|\n` +
+    row(`dashpub, ${cores} processes`, perCore) +
+    row('dashpub, 1 process', single) +
+    row(`nginx, ${cores} workers`, nginxResult) +
+    `\nTarget ≥ 0.5× nginx: ${ratio(perCore)}× with a process per core, ${ratio(single)}× from a single process. ` +
+    `Every round (requests/s): nginx ${rounds(runs.nginx)}; ${cores} processes ${rounds(runs.perCore)}; 1 process ${rounds(runs.single)}. ` +
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`;
+  process.stdout.write(`\n${section}\n`);
+  writeSection(path.resolve('docs/benchmarks.md'), section);
+  return { single, perCore, nginx: nginxResult };
+}
+
+if (cluster.isWorker && process.argv.includes('--worker')) {
+  runWorker().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  runHostingBench().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

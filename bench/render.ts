@@ -1,0 +1,62 @@
+/**
+ * Spec render benchmark: a 6-panel spec over 10 000 generated rows, rendered many times.
+ * Run with `npm run build && node dist/bench/render.js [iterations]`. Not a test.
+ */
+import { cpus } from 'node:os';
+import { parseDashboardSpec, type Row } from '../domain/dashboard-spec.js';
+import { EchartsPageRenderer } from '../adapters/render/echarts-page-renderer.js';
+
+const ROWS = 10_000;
+const iterations = Number(process.argv[2] ?? 40);
+const WARMUP = 5;
+const TARGET_MS = 150;
+
+function generateRows(count: number): Row[] {
+  const regions = ['North', 'South', 'East', 'West'];
+  const start = Date.UTC(2024, 0, 1);
+  return Array.from({ length: count }, (_, i) => ({
+    at: new Date(start + i * 3_600_000).toISOString(),
+    day: new Date(start + Math.floor(i / 24) * 86_400_000).toISOString().slice(0, 10),
+    region: regions[i % regions.length]!,
+    revenue: Math.round(1000 + 400 * Math.sin(i / 48) + (i % 97) * 3),
+    cost: Math.round(700 + 150 * Math.cos(i / 60) + (i % 53) * 2),
+    visits: 50 + ((i * 7919) % 1000),
+    signups: 2 + ((i * 104_729) % 60),
+  }));
+}
+
+const spec = parseDashboardSpec({
+  title: 'Benchmark',
+  description: `${ROWS} rows, six panels`,
+  queries: { events: { sql: 'select * from events' } },
+  panels: [
+    { id: 'trend', type: 'line', title: 'Revenue and cost', query: 'events', x: 'at', y: ['revenue', 'cost'], width: 12 },
+    { id: 'by-region', type: 'bar', title: 'Revenue by region and day', query: 'events', x: 'day', y: 'revenue', series: 'region', width: 6 },
+    { id: 'area', type: 'area', title: 'Cost', query: 'events', x: 'at', y: 'cost', width: 6 },
+    { id: 'share', type: 'pie', title: 'Share by region', query: 'events', x: 'region', y: 'revenue', width: 4 },
+    { id: 'cloud', type: 'scatter', title: 'Visits vs sign-ups', query: 'events', x: 'visits', y: 'signups', width: 8 },
+    { id: 'rows', type: 'table', title: 'Rows', query: 'events', width: 12 },
+  ],
+});
+const data = { events: generateRows(ROWS) };
+const renderer = new EchartsPageRenderer();
+const context = { fallbackTitle: 'Benchmark', renderedAt: new Date(), url: 'http://bench.dash.localhost:8787/bench' };
+
+let size = 0;
+for (let i = 0; i < WARMUP; i++) renderer.render(spec, data, context);
+const times: number[] = [];
+for (let i = 0; i < iterations; i++) {
+  const started = performance.now();
+  const page = renderer.render(spec, data, context);
+  times.push(performance.now() - started);
+  size = page.html.length;
+}
+times.sort((a, b) => a - b);
+const mean = times.reduce((sum, t) => sum + t, 0) / times.length;
+const p95 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!;
+const fmt = (ms: number) => ms.toFixed(1);
+
+console.log(`Spec render: 6 panels over ${ROWS} rows, ${iterations} iterations after ${WARMUP} warm-up (${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length})`);
+console.log(`| mean | p95 | min | max | index.html | target |`);
+console.log(`|---|---|---|---|---|---|`);
+console.log(`| ${fmt(mean)} ms | ${fmt(p95)} ms | ${fmt(times[0]!)} ms | ${fmt(times.at(-1)!)} ms | ${(size / 1024).toFixed(0)} KiB | < ${TARGET_MS} ms ${mean < TARGET_MS ? 'met' : 'MISSED'} |`);

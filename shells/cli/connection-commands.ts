@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { AccountStore } from '../../application/ports/account-store.js';
+import { ManageConnections } from '../../application/connections/manage-connections.js';
+import { DomainError } from '../../domain/errors.js';
+import { action } from './context.js';
+import { print, table } from './output.js';
+
+/** `connection add/list/test`: the admin's way to manage warehouse connections (never over MCP). */
+export function registerConnectionCommands(program: Command): void {
+  const connection = program.command('connection').description('manage warehouse connections');
+  connection
+    .command('add')
+    .description('add a PostgreSQL warehouse connection (tests it and prints its id and status)')
+    .requiredOption('--owner <handle>', 'handle of the user who owns it (needs the pro plan)')
+    .option('--workspace <slug>', 'scope it to this workspace (the owner must be a member); personal otherwise')
+    .requiredOption('--label <label>', 'name shown in messages')
+    .requiredOption('--url <url>', 'postgres://user:password@host:port/database (stored encrypted)')
+    .action(
+      action(async (app, options) => {
+        const accounts = app.container.get<AccountStore>(AccountStore);
+        const owner = await accounts.findUserByHandle(String(options.owner));
+        if (!owner) throw new DomainError('not_found', `user "${options.owner}" not found`);
+        let workspaceId: string | null = null;
+        if (options.workspace !== undefined) {
+          const workspace = await accounts.findWorkspaceBySlug(String(options.workspace));
+          if (!workspace) throw new DomainError('not_found', `workspace "${options.workspace}" not found`);
+          workspaceId = workspace.id;
+        }
+        const created = await app.container.get(ManageConnections).create({ ownerUserId: owner.id, workspaceId, label: options.label, url: options.url });
+        print(options, created, () => [
+          `added connection "${created.label}" id ${created.id} status ${created.status}` + (created.last_error ? ` (${created.last_error})` : ''),
+        ]);
+      }),
+    );
+  connection
+    .command('list')
+    .description('list every warehouse connection (never their URLs)')
+    .action(
+      action(async (app, options) => {
+        const all = await app.container.get(ManageConnections).listAll();
+        print(options, all, () => table(all as unknown as Array<Record<string, unknown>>, ['id', 'label', 'status', 'scope', 'workspace_id', 'last_tested_at', 'last_error']));
+      }),
+    );
+  connection
+    .command('test <id>')
+    .description('test a connection (connect and SELECT 1); active on success, failing otherwise')
+    .action(
+      action(async (app, options, id: string) => {
+        const tested = await app.container.get(ManageConnections).test(id);
+        print(options, tested, () => [`connection "${tested.label}" ${tested.id}: ${tested.status}` + (tested.last_error ? ` (${tested.last_error})` : '')]);
+        if (tested.status !== 'active') process.exitCode = 1;
+      }),
+    );
+}

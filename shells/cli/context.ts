@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { loadSettings } from '../config.js';
+import { buildContainer, type AppContainer } from '../container.js';
+import { reportFailure, type GlobalOptions } from './output.js';
+
+/** Options of the command and of every parent (so `--json` works before or after the subcommand). */
+export function optionsOf(command: Command): GlobalOptions & Record<string, unknown> {
+  return command.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
+}
+
+/**
+ * Runs one CLI action against the configured store: PostgreSQL with DATABASE_URL, else the running
+ * server's embedded database (or the data directory itself when no server runs).
+ */
+export function action<A extends unknown[]>(run: (app: AppContainer, options: GlobalOptions & Record<string, unknown>, ...args: A) => Promise<void>) {
+  return async (...argsAndCommand: unknown[]) => {
+    const command = argsAndCommand[argsAndCommand.length - 1] as Command;
+    const args = argsAndCommand.slice(0, -2) as A;
+    const options = optionsOf(command);
+    let app: AppContainer | undefined;
+    try {
+      app = await buildContainer(loadSettings(), { role: 'cli' });
+      await run(app, options, ...args);
+    } catch (err) {
+      process.exitCode = reportFailure(err, options);
+    } finally {
+      await app?.close();
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { loadSettings } from '../config.js';
+import { startServer } from '../koa/server.js';
+import { buildContainer } from '../container.js';
+import { optionsOf } from './context.js';
+import { print, reportFailure } from './output.js';
+
+export function registerServerCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('run the service (PostgreSQL with DATABASE_URL, else the embedded database in DATA_DIR)')
+    .action(async (_opts: unknown, command: Command) => {
+      const options = optionsOf(command);
+      try {
+        const settings = loadSettings();
+        const server = await startServer(settings);
+        const apiUrl = settings.baseUrl;
+        print(options, { mcp: `${apiUrl}/mcp`, app: settings.appUrl, dashboards: `${settings.dashboardScheme}://<handle>.${settings.dashboardDomain}/<slug>`, port: server.port }, () => [
+          `dashpub ${settings.serviceName} 0.6.0 listening on ${settings.host}:${server.port}`,
+          `  MCP endpoint:  ${apiUrl}/mcp`,
+          `  Web app:       ${settings.appUrl}`,
+          `  Dashboards:    ${settings.dashboardScheme}://<handle>.${settings.dashboardDomain}/<slug>`,
+          `  Storage:       ${settings.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${settings.dataDir}`}`,
+        ]);
+        let closing = false;
+        const shutdown = async () => {
+          if (closing) return;
+          closing = true;
+          await server.close();
+          process.exit(0);
+        };
+        process.on('SIGINT', shutdown);
+        process.on('SIGTERM', shutdown);
+      } catch (err) {
+        process.exitCode = reportFailure(err, options);
+      }
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .action(async (_opts: unknown, command: Command) => {
+      const options = optionsOf(command);
+      try {
+        const app = await buildContainer(loadSettings(), { role: 'cli' });
+        const applied = app.migrationsApplied;
+        await app.close();
+        print(options, { applied }, () => (applied.length ? applied.map((m) => `applied ${m}`) : ['database is up to date']));
+      } catch (err) {
+        process.exitCode = reportFailure(err, options);
+      }
+    });
+}

@@ -1,0 +1,152 @@
+/**
+ * The only composition root. It picks adapters from settings (PostgreSQL or the embedded PGlite,
+ * Redis or in-memory limits) and binds every port and use case. Each capability adds its bindings in
+ * its own section below.
+ */
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import type { Settings as SettingsPort } from '../application/ports/settings.js';
+import { Settings } from '../application/ports/settings.js';
+import { Clock } from '../application/ports/clock.js';
+import { RateLimiter } from '../application/ports/rate-limiter.js';
+import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
+import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
+import { DataSource } from 'typeorm';
+import { AccountStore } from '../application/ports/account-store.js';
+import { DashboardStore } from '../application/ports/dashboard-store.js';
+import { ConnectionDirectory } from '../application/ports/connection-directory.js';
+import { ConnectionAccess } from '../application/connections/connection-access.js';
+import { MemoryAccountStore } from '../adapters/memory/memory-account-store.js';
+import { MemoryDashboardStore } from '../adapters/memory/memory-dashboard-store.js';
+import { TypeormAccountStore } from '../adapters/typeorm/typeorm-account-store.js';
+import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
+import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
+import { openDataSource } from '../adapters/typeorm/data-source.js';
+import { HostingOptions, DEFAULT_HOSTING_OPTIONS } from '../application/hosting/hosting-options.js';
+import { ViewTally } from '../application/hosting/view-tally.js';
+import { ViewerAccess } from '../application/hosting/viewer-access.js';
+import { ViewCounter } from '../application/ports/view-counter.js';
+import { ViewerTickets } from '../application/ports/viewer-tickets.js';
+import { MemoryViewCounter } from '../adapters/memory/memory-view-counter.js';
+import { MemoryViewerTickets } from '../adapters/memory/memory-viewer-tickets.js';
+import { TypeormViewCounter } from '../adapters/typeorm/typeorm-view-counter.js';
+import { TypeormViewerTickets } from '../adapters/typeorm/typeorm-viewer-tickets.js';
+
+import { SecretTokens } from '../application/ports/secret-tokens.js';
+import { PasswordHasher } from '../application/ports/password-hasher.js';
+import { OAuthStore } from '../application/ports/oauth-store.js';
+import { TokenVerifier } from '../application/ports/token-verifier.js';
+import { WebSessions } from '../application/ports/web-sessions.js';
+import { OAuthTokenVerifier } from '../application/auth/verify-access-token.js';
+import { WebSessionService } from '../application/auth/web-session-service.js';
+import { NodeSecretTokens } from '../adapters/crypto/node-secret-tokens.js';
+import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
+import { MemoryOAuthStore } from '../adapters/memory/memory-oauth-store.js';
+import { TypeormOAuthStore } from '../adapters/typeorm/typeorm-oauth-store.js';
+import { bindRefreshAndConnections } from './refresh-bindings.js';
+
+export interface Closeable {
+  close(): Promise<void>;
+}
+
+export interface AppContainer {
+  container: Container;
+  /** Names of the migrations this start applied. */
+  migrationsApplied: string[];
+  /** Releases pools, child processes and timers, newest first. */
+  close(): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface BuildOptions {
+  /** `server` owns the embedded database; `cli` attaches to a running server's. */
+  role?: 'server' | 'cli';
+  /** `memory` for application tests: every port on its in-memory adapter. */
+  storage?: 'database' | 'memory';
+  clock?: Clock;
+  /** Run refresh workers and the scheduler tick here (default: only `role: 'server'`). */
+  refreshWorkers?: boolean;
+  /** Hosting tunables (tests shorten the metadata cache). */
+  hosting?: Partial<HostingOptions>;
+}
+
+export async function buildContainer(settings: SettingsPort, options: BuildOptions = {}): Promise<AppContainer> {
+  const container = new Container({ defaultScope: 'Singleton', autobind: true });
+  const closers: Array<() => Promise<void>> = [];
+  let migrationsApplied: string[] = [];
+  container.bind<SettingsPort>(Settings).toConstantValue(settings);
+  container.bind<Clock>(Clock).toConstantValue(options.clock ?? systemClock);
+
+  // --- storage (foundation) ---
+  if (options.storage === 'memory') {
+    container.bind<AccountStore>(AccountStore).toConstantValue(new MemoryAccountStore());
+    container.bind<DashboardStore>(DashboardStore).toConstantValue(new MemoryDashboardStore());
+  } else {
+    const database = settings.databaseUrl
+      ? { url: settings.databaseUrl, stop: async () => {} }
+      : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server' });
+    closers.push(() => database.stop());
+    const dataSource = await openDataSource(database.url, { migrate: false });
+    closers.push(() => dataSource.destroy());
+    migrationsApplied = (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    container.bind(DataSource).toConstantValue(dataSource);
+    container.bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
+    container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource));
+  }
+  container.bind<ConnectionDirectory>(ConnectionDirectory).toService(ConnectionAccess);
+
+  // --- rate limits (MCP endpoint) ---
+  // Shared counters in Redis when REDIS_URL is set (several instances, one budget); in memory otherwise.
+  if (settings.redisUrl) {
+    const limiter = new RedisRateLimiter({ url: settings.redisUrl });
+    closers.push(() => limiter.close());
+    container.bind<RateLimiter>(RateLimiter).toConstantValue(limiter);
+  } else {
+    container.bind<RateLimiter>(RateLimiter).to(MemoryRateLimiter);
+  }
+
+  // --- sign-in (OAuth) ---
+  container.bind<SecretTokens>(SecretTokens).to(NodeSecretTokens);
+  container.bind<PasswordHasher>(PasswordHasher).toConstantValue(new ScryptPasswordHasher());
+  container
+    .bind<OAuthStore>(OAuthStore)
+    .toConstantValue(options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource)));
+  container.bind<TokenVerifier>(TokenVerifier).to(OAuthTokenVerifier);
+  container.bind<WebSessions>(WebSessions).toService(WebSessionService);
+
+  // --- hosting ---
+  container.bind<HostingOptions>(HostingOptions).toConstantValue({ ...DEFAULT_HOSTING_OPTIONS, ...options.hosting });
+  if (options.storage === 'memory') {
+    container.bind<ViewCounter>(ViewCounter).toConstantValue(new MemoryViewCounter());
+    container.bind<ViewerTickets>(ViewerTickets).toConstantValue(new MemoryViewerTickets());
+  } else {
+    const dataSource = container.get(DataSource);
+    container.bind<ViewCounter>(ViewCounter).toConstantValue(new TypeormViewCounter(dataSource));
+    container.bind<ViewerTickets>(ViewerTickets).toConstantValue(new TypeormViewerTickets(dataSource));
+  }
+  {
+    // Views are written in batches every few seconds and once more on shutdown; a failed write stays
+    // in the tally for the next one. Expired viewer tickets and sessions are swept now and then.
+    const tally = container.get(ViewTally);
+    const viewers = container.get(ViewerAccess);
+    const flushTimer = setInterval(() => void tally.flush().catch(() => {}), 5_000).unref();
+    const purgeTimer = setInterval(() => void viewers.purgeExpired().catch(() => {}), 10 * 60_000).unref();
+    closers.push(async () => {
+      clearInterval(flushTimer);
+      clearInterval(purgeTimer);
+      await tally.flush().catch(() => {});
+    });
+  }
+
+  // --- refresh and connections ---
+  await bindRefreshAndConnections(container, settings, options, closers);
+
+  return {
+    container,
+    migrationsApplied,
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import Router from '@koa/router';
+import type { Container } from 'inversify';
+import type Koa from 'koa';
+import { Consent } from '../../../application/auth/consent.js';
+import { Grants } from '../../../application/auth/grants.js';
+import { WebAccounts } from '../../../application/auth/web-accounts.js';
+import { WebSessionService } from '../../../application/auth/web-session-service.js';
+import { safeReturnPath } from '../../../application/hosting/viewer-access.js';
+import { SecretTokens } from '../../../application/ports/secret-tokens.js';
+import type { Settings } from '../../../application/ports/settings.js';
+import { isDomainError, type DomainError } from '../../../domain/errors.js';
+import { BodyTooLarge, field, readForm, type FormFields } from './forms.js';
+import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.js';
+import { seeOther, sendPage, WebSecurity } from './web-security.js';
+
+export interface AppSurfaceOptions {
+  /** Further app routes, e.g. the private-dashboard viewer sign-in (createViewerRoutes). */
+  extra?: Koa.Middleware;
+  logger?: { error(details: object, message: string): void };
+}
+
+const HTTP_STATUS: Partial<Record<DomainError['code'], number>> = {
+  invalid_argument: 400,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  rate_limited: 429,
+  not_found: 404,
+};
+
+/**
+ * The web app host (`{app_url}`): sign-up, sign-in, sign-out, the consent screen at `/consent`, and
+ * the account page. Plain HTML forms, no script; every POST is CSRF-checked.
+ */
+export function createAppSurface(container: Container, settings: Settings, options: AppSurfaceOptions = {}): Koa.Middleware {
+  const accounts = container.get(WebAccounts);
+  const sessions = container.get(WebSessionService);
+  const consent = container.get(Consent);
+  const grants = container.get(Grants);
+  const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
+  const serviceName = settings.serviceName;
+  const dashboardsAt = (name: string) => `${name}.${settings.dashboardDomain}`;
+  // A sign-in that returns to the viewer round trip ends on a dashboards host.
+  const dashboardOrigins = [`${settings.dashboardScheme}://*.${settings.dashboardDomain}`];
+  const router = new Router();
+
+  const page = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx) });
+  const currentUser = (ctx: Koa.Context) => security.userId(ctx, sessions);
+  const returnTarget = (value: string, fallback = '/account') => (value ? safeReturnPath(value) : fallback);
+
+  /** Reads a POSTed form and checks CSRF; null when refused (the response is already set). */
+  const postedForm = async (ctx: Koa.Context): Promise<FormFields | null> => {
+    const fields = await readForm(ctx);
+    if (security.checkPost(ctx, field(fields, 'csrf'))) return fields;
+    sendPage(ctx, 403, messagePage(serviceName, {
+      title: 'This form has expired',
+      message: 'The page was open too long or came from somewhere else. Go back, reload the page and try again.',
+      link: { href: '/', text: 'Start again' },
+    }));
+    return null;
+  };
+
+  router.get('/', async (ctx) => seeOther(ctx, (await currentUser(ctx)) ? '/account' : '/sign-in'));
+
+  router.get('/sign-in', async (ctx) => {
+    const returnTo = returnTarget(String(ctx.query.return_to ?? ''));
+    if (await currentUser(ctx)) return seeOther(ctx, returnTo);
+    sendPage(ctx, 200, signInPage(page(ctx), { returnTo, signUpOpen: accounts.signUpOpen }), dashboardOrigins);
+  });
+
+  router.post('/sign-in', async (ctx) => {
+    const form = await postedForm(ctx);
+    if (!form) return;
+    const returnTo = returnTarget(field(form, 'return_to'));
+    try {
+      const { session } = await accounts.signIn({ email: field(form, 'email'), password: field(form, 'password'), clientIp: ctx.ip });
+      security.setSession(ctx, session.token, session.expiresAt);
+      seeOther(ctx, returnTo);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      const body = signInPage(page(ctx), { returnTo, email: field(form, 'email'), error: error.message, signUpOpen: accounts.signUpOpen });
+      sendPage(ctx, HTTP_STATUS[error.code] ?? 400, body, dashboardOrigins);
+    }
+  });
+
+  router.get('/sign-up', async (ctx) => {
+    const returnTo = returnTarget(String(ctx.query.return_to ?? ''));
+    sendPage(ctx, accounts.signUpOpen ? 200 : 403, signUpPage(page(ctx), { returnTo, open: accounts.signUpOpen }), dashboardOrigins);
+  });
+
+  router.post('/sign-up', async (ctx) => {
+    const form = await postedForm(ctx);
+    if (!form) return;
+    const returnTo = returnTarget(field(form, 'return_to'));
+    try {
+      const { session } = await accounts.signUp({
+        handle: field(form, 'handle').trim(),
+        email: field(form, 'email'),
+        password: field(form, 'password'),
+        clientIp: ctx.ip,
+      });
+      security.setSession(ctx, session.token, session.expiresAt);
+      seeOther(ctx, returnTo);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      const body = signUpPage(page(ctx), { returnTo, handle: field(form, 'handle'), email: field(form, 'email'), error: error.message, open: accounts.signUpOpen });
+      sendPage(ctx, HTTP_STATUS[error.code] ?? 400, body, dashboardOrigins);
+    }
+  });
+
+  router.post('/sign-out', async (ctx) => {
+    const form = await postedForm(ctx);
+    if (!form) return;
+    const token = security.sessionToken(ctx);
+    if (token) await sessions.end(token);
+    security.clearSession(ctx);
+    const back = field(form, 'return_to');
+    seeOther(ctx, back ? returnTarget(back) : '/sign-in');
+  });
+
+  router.get('/account', async (ctx) => {
+    const userId = await currentUser(ctx);
+    const overview = userId ? await accounts.overview(userId) : null;
+    if (!userId || !overview) return seeOther(ctx, '/sign-in?return_to=%2Faccount');
+    const notice = ctx.query.revoked === '1' ? 'Access revoked.' : undefined;
+    sendPage(ctx, 200, accountPage(page(ctx), { overview, grants: await grants.listForUser(userId), dashboardsAt, scheme: settings.dashboardScheme, notice }));
+  });
+
+  router.post('/account/grants/revoke', async (ctx) => {
+    const form = await postedForm(ctx);
+    if (!form) return;
+    const userId = await currentUser(ctx);
+    if (!userId) return seeOther(ctx, '/sign-in?return_to=%2Faccount');
+    try {
+      await grants.revokeOwn(userId, field(form, 'grant'));
+      seeOther(ctx, '/account?revoked=1');
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      sendPage(ctx, 404, messagePage(serviceName, { title: 'Nothing to revoke', message: error.message, link: { href: '/account', text: 'Back to your account' } }));
+    }
+  });
+
+  const expiredRequest = (ctx: Koa.Context, error: DomainError) =>
+    sendPage(ctx, HTTP_STATUS[error.code] ?? 400, messagePage(serviceName, { title: 'Authorization request not found', message: error.message }));
+
+  const showConsent = async (ctx: Koa.Context, requestHandle: string, status = 200, error?: string) => {
+    const view = await consent.describe(requestHandle, await currentUser(ctx));
+    const body = consentPage(page(ctx), { requestHandle, view, error, signUpOpen: accounts.signUpOpen, dashboardsAt });
+    sendPage(ctx, status, body, [new URL(view.redirectUri).origin]);
+  };
+
+  router.get('/consent', async (ctx) => {
+    try {
+      await showConsent(ctx, String(ctx.query.request ?? ''));
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      expiredRequest(ctx, error);
+    }
+  });
+
+  router.post('/consent', async (ctx) => {
+    const form = await postedForm(ctx);
+    if (!form) return;
+    const requestHandle = field(form, 'request');
+    try {
+      if (field(form, 'decision') === 'allow') {
+        const userId = await currentUser(ctx);
+        if (!userId) return await showConsent(ctx, requestHandle, 401, 'Sign in to allow access.');
+        const { location } = await consent.approve({ requestHandle, userId, target: field(form, 'target') });
+        return seeOther(ctx, location);
+      }
+      const { location } = await consent.deny({ requestHandle });
+      seeOther(ctx, location);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      if (error.code === 'forbidden') return await showConsent(ctx, requestHandle, 403, error.message).catch(() => expiredRequest(ctx, error));
+      expiredRequest(ctx, error);
+    }
+  });
+
+  const routes = router.routes() as Koa.Middleware;
+  const fallback = options.extra;
+  const notFound = (ctx: Koa.Context) =>
+    sendPage(ctx, 404, messagePage(serviceName, { title: 'Page not found', message: 'There is nothing at this address.', link: { href: '/', text: 'Go to your account' } }));
+
+  // The last step never calls next: the app host owns every path it is given.
+  return async (ctx) => {
+    try {
+      await routes(ctx, async () => {
+        if (fallback) await fallback(ctx, async () => notFound(ctx));
+        else notFound(ctx);
+      });
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        sendPage(ctx, 413, messagePage(serviceName, { title: 'Too much data', message: 'The form sent more data than this page accepts.' }));
+        return;
+      }
+      options.logger?.error({ err: error, path: ctx.path }, 'web app request failed');
+      sendPage(ctx, 500, messagePage(serviceName, { title: 'Something went wrong', message: 'The service could not complete this request. Please try again in a moment.' }));
+    }
+  };
+}

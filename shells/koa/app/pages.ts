@@ -1,0 +1,140 @@
+import type { ConsentView } from '../../../application/auth/consent.js';
+import type { GrantView } from '../../../application/auth/grants.js';
+import type { AccountOverview } from '../../../application/auth/web-accounts.js';
+import { html, layout, type Html } from './html.js';
+
+/** The web app's pages. No script: every action is a plain form POST carrying the CSRF token. */
+
+export interface PageContext {
+  serviceName: string;
+  csrf: string;
+}
+
+const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+const errorBox = (error?: string | null) => (error ? html`<div class="error" role="alert">${error}</div>` : null);
+
+function signInFields(ctx: PageContext, input: { returnTo: string; email?: string }): Html {
+  return html`<form method="post" action="/sign-in">${csrfField(ctx.csrf)}
+<input type="hidden" name="return_to" value="${input.returnTo}">
+<label class="field" for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${input.email ?? ''}">
+<label class="field" for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button class="primary full" type="submit">Sign in</button>
+</form>`;
+}
+
+const signUpLink = (open: boolean, returnTo: string) =>
+  open ? html`<p class="muted small spaced">No account yet? <a href="/sign-up?return_to=${encodeURIComponent(returnTo)}">Create one</a></p>` : null;
+
+export function signInPage(ctx: PageContext, input: { returnTo: string; email?: string; error?: string; signUpOpen: boolean }): string {
+  const body = html`<h1>Sign in</h1><p class="muted">to ${ctx.serviceName}</p>${errorBox(input.error)}
+${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}`;
+  return layout({ title: 'Sign in', serviceName: ctx.serviceName, body });
+}
+
+export function signUpPage(ctx: PageContext, input: { returnTo: string; handle?: string; email?: string; error?: string; open: boolean }): string {
+  const signIn = html`<p class="muted small spaced">Already have an account? <a href="/sign-in?return_to=${encodeURIComponent(input.returnTo)}">Sign in</a></p>`;
+  if (!input.open) {
+    const body = html`<h1>Sign-up is closed</h1><p class="muted">Accounts on ${ctx.serviceName} are created by its operator. Ask them for one.</p>${signIn}`;
+    return layout({ title: 'Sign-up closed', serviceName: ctx.serviceName, body });
+  }
+  const body = html`<h1>Create your account</h1><p class="muted">Your handle is the address of your dashboards.</p>${errorBox(input.error)}
+<form method="post" action="/sign-up">${csrfField(ctx.csrf)}<input type="hidden" name="return_to" value="${input.returnTo}">
+<label class="field" for="handle">Handle</label>
+<input id="handle" name="handle" type="text" autocomplete="username" required pattern="[a-z0-9](?:[a-z0-9-]*[a-z0-9])?" maxlength="40" value="${input.handle ?? ''}">
+<p class="note">Lowercase letters, digits and dashes.</p>
+<label class="field" for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${input.email ?? ''}">
+<label class="field" for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="10">
+<p class="note">At least 10 characters.</p>
+<button class="primary full" type="submit">Create account</button>
+</form>${signIn}`;
+  return layout({ title: 'Create your account', serviceName: ctx.serviceName, body });
+}
+
+export function consentPage(
+  ctx: PageContext,
+  input: { requestHandle: string; view: ConsentView; error?: string; signUpOpen: boolean; dashboardsAt: (name: string) => string },
+): string {
+  const { view } = input;
+  const client = view.clientName ?? 'An unnamed client';
+  const returnTo = `/consent?request=${encodeURIComponent(input.requestHandle)}`;
+  const redirectHost = new URL(view.redirectUri).host;
+  const redirectNote = view.loopbackRedirect
+    ? html`<p class="note">An address on this computer: the client app running locally.</p>`
+    : html`<p class="warn">This sends you, and the authorization, to <strong>${redirectHost}</strong>. Allow only if you trust that site.</p>`;
+  const details = html`<dl>
+<div><dt>Client</dt><dd><strong>${client}</strong><p class="note mono">${view.clientId}</p></dd></div>
+<div><dt>Redirect URI</dt><dd><code>${view.redirectUri}</code>${redirectNote}</dd></div>
+<div><dt>Scope</dt><dd><code>${view.requestedScope ?? view.scope}</code><p class="note">${view.scopeDescription}.</p></dd></div>
+</dl>`;
+  const cancel = html`<form method="post" action="/consent" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="request" value="${input.requestHandle}"><button type="submit" name="decision" value="deny">Cancel</button></form>`;
+
+  let decision: Html;
+  if (!view.user) {
+    decision = html`<h2>Sign in to continue</h2>${errorBox(input.error)}${signInFields(ctx, { returnTo })}${signUpLink(input.signUpOpen, returnTo)}
+<div class="actions">${cancel}</div>`;
+  } else {
+    const user = view.user;
+    const choices = user.targets.map(
+      (target, i) => html`<label class="choice"><input type="radio" name="target" value="${target.value}"${i === 0 ? html` checked` : null}>
+<span><strong>${target.kind === 'personal' ? 'Personal account' : target.label}</strong>
+<span class="note">${target.kind === 'personal' ? `@${target.name}` : `Workspace ${target.name}`} · ${input.dashboardsAt(target.name)}</span></span></label>`,
+    );
+    decision = html`<div class="who"><span>Signed in as <strong>@${user.handle}</strong> <span class="muted">${user.email}</span></span>
+<form method="post" action="/sign-out" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="return_to" value="${returnTo}"><button class="link" type="submit">Not you?</button></form></div>
+${errorBox(input.error)}
+<form method="post" action="/consent">${csrfField(ctx.csrf)}<input type="hidden" name="request" value="${input.requestHandle}">
+<fieldset><legend>Allow access to</legend>${choices}
+<p class="note">The client can act only on what you choose here. To change it later, connect the client again.</p></fieldset>
+<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button><button class="primary" type="submit" name="decision" value="allow">Allow access</button></div>
+</form>`;
+  }
+  const body = html`<h1>Authorize ${client}</h1>
+<p class="muted">${client} is asking to use your ${ctx.serviceName} dashboards.</p>
+${details}${decision}
+<footer class="note">You can revoke this access at any time on your <a href="/account">account page</a>.</footer>`;
+  return layout({ title: `Authorize ${client}`, serviceName: ctx.serviceName, body });
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+export function accountPage(
+  ctx: PageContext,
+  input: { overview: AccountOverview; grants: GrantView[]; dashboardsAt: (name: string) => string; scheme: string; notice?: string },
+): string {
+  const link = (name: string) => html`<a class="mono" href="${input.scheme}://${input.dashboardsAt(name)}/">${input.dashboardsAt(name)}</a>`;
+  const { user, workspaces } = input.overview;
+  const workspaceRows = workspaces.length
+    ? html`<table><tr><th>Workspace</th><th>Role</th><th>Dashboards</th></tr>${workspaces.map(
+        (w) => html`<tr><td><strong>${w.name}</strong><br><span class="note mono">${w.slug}</span></td><td>${w.role}</td><td>${link(w.slug)}</td></tr>`,
+      )}</table>`
+    : html`<p class="muted">You are not a member of any workspace.</p>`;
+  const active = input.grants.filter((g) => g.status === 'active');
+  const grantRows = active.length
+    ? html`<table><tr><th>Client</th><th>Access to</th><th>Since</th><th></th></tr>${active.map(
+        (g) => html`<tr><td>${g.clientName ?? 'Unnamed client'}</td><td>${g.lock === 'workspace' ? `Workspace ${g.workspace}` : g.lock === 'personal' ? 'Personal account' : 'Any (legacy)'}</td><td>${day(g.createdAt)}</td>
+<td><form method="post" action="/account/grants/revoke" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="grant" value="${g.id}"><button class="link" type="submit">Revoke</button></form></td></tr>`,
+      )}</table>`
+    : html`<p class="muted">No client is connected. Add this service's MCP address to an AI client to connect one.</p>`;
+  const body = html`<h1>@${user.handle}</h1>
+${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
+<dl>
+<div><dt>Handle</dt><dd><code>${user.handle}</code></dd></div>
+<div><dt>Email</dt><dd>${user.email}</dd></div>
+<div><dt>Plan</dt><dd><span class="badge">${user.plan}</span></dd></div>
+<div><dt>Dashboards</dt><dd>${link(user.handle)}</dd></div>
+</dl>
+<h2>Workspaces</h2>${workspaceRows}
+<h2>Connected clients</h2>${grantRows}
+<h2>Warehouse connections</h2><p class="muted">PostgreSQL databases your refreshable dashboards query (pro plan). <a href="/connections">Manage connections</a></p>
+<form method="post" action="/sign-out">${csrfField(ctx.csrf)}<div class="actions"><button type="submit">Sign out</button></div></form>`;
+  return layout({ title: `@${user.handle}`, serviceName: ctx.serviceName, body, wide: true });
+}
+
+export function messagePage(serviceName: string, input: { title: string; message: string; link?: { href: string; text: string } }): string {
+  const body = html`<h1>${input.title}</h1><p class="muted">${input.message}</p>${input.link ? html`<p class="spaced"><a href="${input.link.href}">${input.link.text}</a></p>` : null}`;
+  return layout({ title: input.title, serviceName, body });
+}

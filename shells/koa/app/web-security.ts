@@ -1,0 +1,94 @@
+import type Koa from 'koa';
+import type { SecretTokens } from '../../../application/ports/secret-tokens.js';
+import type { Settings } from '../../../application/ports/settings.js';
+import { SESSION_COOKIE, type WebSessions } from '../../../application/ports/web-sessions.js';
+import { readCookie, serializeCookie } from '../dashboards/viewer-cookies.js';
+import { contentSecurityPolicy } from './html.js';
+
+const CSRF_COOKIE_SECONDS = 7 * 24 * 60 * 60;
+
+/** Headers every web-app page carries: no framing (clickjacking), no caching, no referrer leaving the app. */
+export function setPageHeaders(ctx: Koa.Context, formTargets: string[] = []): void {
+  ctx.set('Content-Security-Policy', contentSecurityPolicy(formTargets));
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  // same-origin keeps the real Origin on the app's own POSTs and sends no Referer (with the request
+  // handle in it) to a client's redirect URI.
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('Cache-Control', 'no-store');
+}
+
+/** An HTML page answer with the page headers. */
+export function sendPage(ctx: Koa.Context, status: number, body: string, formTargets: string[] = []): void {
+  setPageHeaders(ctx, formTargets);
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = body;
+}
+
+/** 303 after a form POST (or a plain redirect from a page), with the page headers. */
+export function seeOther(ctx: Koa.Context, location: string): void {
+  setPageHeaders(ctx);
+  ctx.status = 303;
+  ctx.set('Location', location);
+  ctx.body = '';
+}
+
+/**
+ * Cookies and CSRF of the web app. Cookies are HttpOnly and SameSite=Lax, Secure under https. A form
+ * carries a token derived from a random cookie (double submit): a page elsewhere can neither read the
+ * cookie nor compute the token. POSTs whose Origin is another origin (a dashboard on a sibling
+ * subdomain is same-site, so SameSite alone would let it through) are refused as well.
+ */
+export class WebSecurity {
+  readonly secure: boolean;
+  private readonly appOrigin: string;
+  private readonly csrfCookie: string;
+
+  constructor(
+    settings: Settings,
+    private readonly secrets: SecretTokens,
+  ) {
+    this.secure = new URL(settings.appUrl).protocol === 'https:';
+    this.appOrigin = new URL(settings.appUrl).origin;
+    this.csrfCookie = this.secure ? '__Host-dashpub_csrf' : 'dashpub_csrf';
+  }
+
+  sessionToken(ctx: Koa.Context): string | null {
+    return readCookie(ctx.get('cookie'), SESSION_COOKIE);
+  }
+
+  /** The signed-in user of this request, or null. */
+  async userId(ctx: Koa.Context, sessions: WebSessions): Promise<string | null> {
+    const token = this.sessionToken(ctx);
+    return token ? ((await sessions.resolve(token))?.userId ?? null) : null;
+  }
+
+  setSession(ctx: Koa.Context, token: string, expiresAt: Date): void {
+    ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, token, (expiresAt.getTime() - Date.now()) / 1000, this.secure));
+  }
+
+  clearSession(ctx: Koa.Context): void {
+    ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', 0, this.secure));
+  }
+
+  /** The token for this browser's forms, setting its cookie on first use. */
+  csrfToken(ctx: Koa.Context): string {
+    let seed = readCookie(ctx.get('cookie'), this.csrfCookie);
+    if (!this.secrets.wellFormed(seed)) {
+      seed = (ctx.state.csrfSeed as string | undefined) ?? this.secrets.generate();
+      if (!ctx.state.csrfSeed) ctx.append('Set-Cookie', serializeCookie(this.csrfCookie, seed, CSRF_COOKIE_SECONDS, this.secure));
+      ctx.state.csrfSeed = seed;
+    }
+    return this.secrets.digest(`csrf:${seed}`);
+  }
+
+  /** True when a POST comes from the app's own page in this browser. */
+  checkPost(ctx: Koa.Context, submittedToken: string): boolean {
+    const origin = ctx.get('origin');
+    if (origin && origin !== this.appOrigin) return false;
+    const seed = readCookie(ctx.get('cookie'), this.csrfCookie);
+    if (!seed || !submittedToken) return false;
+    return this.secrets.same(this.secrets.digest(`csrf:${seed}`), submittedToken);
+  }
+}

@@ -1,0 +1,157 @@
+import type { Container } from 'inversify';
+import type Koa from 'koa';
+import { Settings } from '../../../application/ports/settings.js';
+import { ServeDashboard, type HostingOutcome } from '../../../application/hosting/serve-dashboard.js';
+import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
+import { ViewTally } from '../../../application/hosting/view-tally.js';
+import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
+import { AUTH_PATH, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
+
+export interface DashboardsSurfaceDeps {
+  settings: Settings;
+  serve: ServeDashboard;
+  viewers: ViewerAccess;
+  views: ViewTally;
+  /** Where unexpected failures go; the visitor only ever sees a plain 503 page. */
+  onError?: (error: unknown) => void;
+}
+
+export const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
+export const PRIVATE_CACHE = 'private, no-store';
+/** Same-origin requests keep the full Referer (the relative-link fallback reads it); others get the origin only. */
+export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+const STATE_MAX_AGE_SECONDS = 600;
+
+/** RFC 9110 weak comparison, as If-None-Match requires. */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  for (const candidate of header.split(',')) {
+    const tag = candidate.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+/**
+ * The `<subdomain>.{dashboard_domain}` surface. The host router sets `ctx.state.subdomain`. User bytes
+ * are served as published, with no sandbox CSP: dashboards must run their own scripts and fetch their
+ * own files, and the only secret on this origin (the viewer cookie) is HttpOnly and host-only per account.
+ */
+export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middleware {
+  const { settings, serve, viewers, views } = deps;
+  const cookies = cookieNames(settings.dashboardScheme);
+  const ownHost = (ctx: Koa.Context) => ctx.get('host').toLowerCase();
+
+  const servicePage = (ctx: Koa.Context, status: number, html: string, cacheControl: string) => {
+    ctx.status = status;
+    ctx.set('Content-Type', 'text/html; charset=utf-8');
+    ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Cache-Control', cacheControl);
+    ctx.body = html;
+  };
+
+  const respond = (ctx: Koa.Context, outcome: HostingOutcome, subdomain: string) => {
+    switch (outcome.kind) {
+      case 'file': {
+        ctx.set('ETag', outcome.etag);
+        ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
+        if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId);
+        if (matchesEtag(ctx.get('if-none-match') || undefined, outcome.etag)) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.status = 200;
+        ctx.set('Content-Type', outcome.contentType);
+        ctx.body = outcome.body;
+        return;
+      }
+      case 'redirect':
+        ctx.status = outcome.status;
+        ctx.set('Location', outcome.location);
+        ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
+        return;
+      case 'listing':
+        servicePage(ctx, 200, listingPage(outcome.subdomain, outcome.dashboards), 'no-cache');
+        return;
+      case 'sign_in': {
+        const state = viewers.newState();
+        const query = new URLSearchParams({ subdomain, return: outcome.returnPath, state });
+        ctx.status = 302;
+        ctx.set('Set-Cookie', serializeCookie(cookies.state, state, STATE_MAX_AGE_SECONDS, cookies.secure));
+        ctx.set('Location', `${settings.appUrl}${VIEWER_SIGN_IN_PATH}?${query.toString()}`);
+        ctx.set('Cache-Control', PRIVATE_CACHE);
+        return;
+      }
+      case 'not_found':
+        servicePage(ctx, 404, notFoundPage(), 'no-cache');
+        return;
+    }
+  };
+
+  const exchangeTicket = async (ctx: Koa.Context, subdomain: string) => {
+    const returnPath = safeReturnPath(ctx.query.return);
+    ctx.set('Referrer-Policy', 'no-referrer');
+    const session = await viewers.exchange(subdomain, ctx.query.ticket, readCookie(ctx.get('cookie'), cookies.state));
+    if (!session) {
+      servicePage(ctx, 400, signInFailedPage(returnPath), PRIVATE_CACHE);
+      return;
+    }
+    ctx.status = 302;
+    ctx.set('Set-Cookie', [
+      serializeCookie(cookies.viewer, session.token, session.maxAgeSeconds, cookies.secure),
+      serializeCookie(cookies.state, '', 0, cookies.secure),
+    ]);
+    ctx.set('Location', returnPath);
+    ctx.set('Cache-Control', PRIVATE_CACHE);
+  };
+
+  return async (ctx) => {
+    const subdomain = ctx.state.subdomain as string;
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', REFERRER_POLICY);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.status = 405;
+      ctx.set('Allow', 'GET, HEAD');
+      return;
+    }
+    try {
+      if (ctx.path === AUTH_PATH) {
+        await exchangeTicket(ctx, subdomain);
+        return;
+      }
+      const outcome = await serve.execute({
+        subdomain,
+        path: ctx.path,
+        query: ctx.querystring,
+        viewerToken: () => readCookie(ctx.get('cookie'), cookies.viewer),
+        refererPath: () => {
+          const referer = ctx.get('referer');
+          if (!referer) return null;
+          try {
+            const url = new URL(referer);
+            return url.host.toLowerCase() === ownHost(ctx) ? url.pathname : null;
+          } catch {
+            return null;
+          }
+        },
+      });
+      respond(ctx, outcome, subdomain);
+    } catch (error) {
+      deps.onError?.(error);
+      servicePage(ctx, 503, errorPage(), 'no-store');
+    }
+  };
+}
+
+/** The surface with its use cases taken from the composition root. */
+export function dashboardsSurfaceFrom(container: Container, onError?: (error: unknown) => void): Koa.Middleware {
+  return createDashboardsSurface({
+    settings: container.get<Settings>(Settings),
+    serve: container.get(ServeDashboard),
+    viewers: container.get(ViewerAccess),
+    views: container.get(ViewTally),
+    onError,
+  });
+}

@@ -1,0 +1,34 @@
+import type Koa from 'koa';
+import type { Settings } from '../../application/ports/settings.js';
+
+export type Surface = 'api' | 'app' | 'dashboards';
+
+const hostOf = (url: string) => new URL(url).host.toLowerCase();
+
+/**
+ * Which surface a request's Host header addresses (DESIGN §1). A dashboards-host request also carries
+ * the subdomain (a handle or workspace slug). Unknown hosts get the API surface, whose routes are all
+ * absolute, so a bare IP still answers /healthz.
+ */
+export function classifyHost(settings: Settings, hostHeader: string | undefined): { surface: Surface; subdomain?: string } {
+  const host = (hostHeader ?? '').toLowerCase();
+  if (host === hostOf(settings.appUrl)) return { surface: 'app' };
+  if (host === hostOf(settings.baseUrl)) return { surface: 'api' };
+  const suffix = `.${settings.dashboardDomain.toLowerCase()}`;
+  if (host.endsWith(suffix)) {
+    const subdomain = host.slice(0, -suffix.length);
+    if (/^[a-z0-9-]+$/.test(subdomain)) return { surface: 'dashboards', subdomain };
+  }
+  return { surface: 'api' };
+}
+
+export type SurfaceHandlers = Record<Surface, Koa.Middleware>;
+
+export function hostRouter(settings: Settings, handlers: SurfaceHandlers): Koa.Middleware {
+  return async (ctx, next) => {
+    const { surface, subdomain } = classifyHost(settings, ctx.get('host'));
+    ctx.state.surface = surface;
+    if (subdomain) ctx.state.subdomain = subdomain;
+    await handlers[surface](ctx, next);
+  };
+}

@@ -1,0 +1,184 @@
+import type Koa from 'koa';
+import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
+import type { Settings } from '../../../application/ports/settings.js';
+import type { Principal, TokenVerifier } from '../../../application/ports/token-verifier.js';
+import {
+  classify,
+  errorResponse,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  JsonRpcError,
+  PARSE_ERROR,
+  resultResponse,
+  type Incoming,
+  type JsonRpcResponse,
+} from './jsonrpc.js';
+import { McpMethods } from './methods.js';
+import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.js';
+import type { ResourceSource } from './resources.js';
+import { ToolRegistry, type ToolDefinition } from './tool-registry.js';
+
+/** pino's calling convention, so a pino logger can be passed as is. */
+export interface McpLogger {
+  warn(data: object, message: string): void;
+  error(data: object, message: string): void;
+}
+
+export interface McpEndpointOptions {
+  settings: Pick<Settings, 'baseUrl' | 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
+  verifier: TokenVerifier;
+  tools: ToolDefinition[];
+  /** Defaults to the spec's three prompts. */
+  prompts?: PromptDefinition[];
+  resources: ResourceSource;
+  rateLimiter: RateLimiter;
+  logger?: McpLogger;
+  /** Largest request body read, in bytes. Default 32 MiB: a 5 MiB upload survives base64 and JSON escaping. */
+  maxBodyBytes?: number;
+}
+
+export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * POST /mcp and /mcp/ (spec "Transport rules"): stateless JSON-RPC over HTTP, always answered with
+ * application/json even when the client also accepts text/event-stream. Other paths fall through to
+ * `next` (the API surface answers 404).
+ *
+ * Order of checks: method (405) → bearer token (401, or 503 when the verifier itself fails: authorization
+ * fails closed without sending the client into a needless sign-in) → body (400 Parse error). Auth comes
+ * before parsing so nothing about the endpoint is answered to an anonymous caller but the sign-in hint.
+ */
+export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
+  const { settings, verifier, logger } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const registry = new ToolRegistry(options.tools, options.rateLimiter, logger);
+  const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
+  const methods = new McpMethods(settings, registry, prompts, options.resources);
+  const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
+
+  async function answer(principal: Principal, incoming: Incoming): Promise<JsonRpcResponse | null> {
+    switch (incoming.kind) {
+      case 'ignored':
+        return null;
+      case 'invalid':
+        return errorResponse(incoming.id, incoming.code, incoming.message);
+      case 'notification':
+        // notifications/* need no work in a stateless server (a cancelled request has its own HTTP exchange).
+        // Any other method sent without an id still runs, as JSON-RPC says, but its outcome is not reported.
+        if (!incoming.method.startsWith('notifications/')) {
+          await methods.handle(principal, incoming.method, incoming.params).catch((err: unknown) => {
+            if (!(err instanceof JsonRpcError)) logger?.error({ err, method: incoming.method }, 'MCP notification failed');
+          });
+        }
+        return null;
+      case 'request':
+        try {
+          return resultResponse(incoming.id, await methods.handle(principal, incoming.method, incoming.params));
+        } catch (err) {
+          if (err instanceof JsonRpcError) {
+            if (err.code === INTERNAL_ERROR) logger?.error({ method: incoming.method, message: err.message }, 'MCP handler failed');
+            return errorResponse(incoming.id, err.code, err.message, err.data);
+          }
+          logger?.error({ err, method: incoming.method }, 'MCP handler failed');
+          const message = err instanceof Error ? err.message : String(err);
+          return errorResponse(incoming.id, INTERNAL_ERROR, `Internal error: ${message}`);
+        }
+    }
+  }
+
+  const json = (ctx: Koa.Context, status: number, body: unknown) => {
+    ctx.status = status;
+    ctx.set('cache-control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(body);
+  };
+
+  return async (ctx, next) => {
+    if (!MCP_PATHS.has(ctx.path)) return next();
+
+    if (ctx.method !== 'POST') {
+      ctx.status = 405;
+      ctx.set('allow', 'POST');
+      ctx.type = 'text/plain';
+      ctx.body = 'Method Not Allowed';
+      return;
+    }
+
+    const principal = await authenticate(ctx);
+    if (!principal) return;
+
+    let text: string;
+    try {
+      text = await readBody(ctx.req, maxBodyBytes);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      ctx.set('connection', 'close');
+      return json(ctx, 413, errorResponse(null, INVALID_REQUEST, `Invalid Request: payload too large: the request body exceeds ${maxBodyBytes} bytes`));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return json(ctx, 400, errorResponse(null, PARSE_ERROR, 'Parse error'));
+    }
+
+    if (Array.isArray(body)) {
+      if (body.length === 0) return json(ctx, 400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
+      // Members run concurrently; the reply keeps the request order and leaves notifications out.
+      const replies = (await Promise.all(body.map((member) => answer(principal, classify(member))))).filter(
+        (reply): reply is JsonRpcResponse => reply !== null,
+      );
+      if (replies.length === 0) {
+        ctx.status = 204;
+        return;
+      }
+      return json(ctx, 200, replies);
+    }
+
+    const incoming = classify(body);
+    const reply = await answer(principal, incoming);
+    if (!reply) {
+      // 202 with no body: what the streamable HTTP transport expects for a lone notification.
+      ctx.status = 202;
+      ctx.body = '';
+      ctx.remove('content-type');
+      return;
+    }
+    json(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, reply);
+  };
+
+  async function authenticate(ctx: Koa.Context): Promise<Principal | null> {
+    const refuse = (description: string) => {
+      ctx.set('www-authenticate', wwwAuthenticate);
+      json(ctx, 401, { error: 'invalid_token', error_description: description });
+      return null;
+    };
+    const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(ctx.get('authorization'));
+    if (!match) return refuse('a bearer access token is required; sign in through the OAuth flow this header points at');
+    try {
+      const principal = await verifier.verify(match[1]!);
+      return principal ?? refuse('the access token is invalid, expired or revoked; sign in again');
+    } catch (err) {
+      logger?.error({ err }, 'token verification failed; refusing the request');
+      ctx.set('retry-after', '5');
+      json(ctx, 503, { error: 'temporarily_unavailable', error_description: 'authorization is temporarily unavailable; retry shortly' });
+      return null;
+    }
+  }
+}

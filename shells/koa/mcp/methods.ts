@@ -1,0 +1,96 @@
+import { isDomainError } from '../../../domain/errors.js';
+import type { Settings } from '../../../application/ports/settings.js';
+import type { Principal } from '../../../application/ports/token-verifier.js';
+import { serverInstructions } from './instructions.js';
+import { INTERNAL_ERROR, invalidParams, JsonRpcError, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from './jsonrpc.js';
+import type { PromptCatalog } from './prompts.js';
+import { parseResourceUri, resourceTemplates, type ResourceSource } from './resources.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+/** Newest first (spec "Versioning"). */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-06-18', '2024-11-05'] as const;
+export const SERVER_VERSION = '0.6.0';
+
+export type MethodSettings = Pick<Settings, 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
+
+export function negotiateProtocolVersion(requested: unknown): string {
+  return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(requested) ? (requested as string) : SUPPORTED_PROTOCOL_VERSIONS[0];
+}
+
+const internal = (err: unknown) => new JsonRpcError(INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+
+/** One place mapping what a ResourceSource throws to the spec's resource codes. */
+function resourceError(err: unknown, uri?: string): JsonRpcError {
+  if (err instanceof JsonRpcError) return err;
+  if (isDomainError(err)) {
+    if (err.code === 'not_found') return new JsonRpcError(RESOURCE_NOT_FOUND, uri ? `Resource not found: ${uri}` : err.message, uri ? { uri } : undefined);
+    if (err.code === 'unavailable') return internal(err);
+    return invalidParams(err.message);
+  }
+  return internal(err);
+}
+
+/** The MCP methods this server answers, independent of HTTP. Throws JsonRpcError; the transport formats it. */
+export class McpMethods {
+  private readonly instructions: string;
+
+  constructor(
+    private readonly settings: MethodSettings,
+    private readonly tools: ToolRegistry,
+    private readonly prompts: PromptCatalog,
+    private readonly resources: ResourceSource,
+  ) {
+    this.instructions = serverInstructions(settings, tools.names());
+  }
+
+  async handle(principal: Principal, method: string, params: Record<string, unknown>): Promise<unknown> {
+    switch (method) {
+      case 'initialize':
+        return {
+          protocolVersion: negotiateProtocolVersion(params.protocolVersion),
+          capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
+          serverInfo: { name: this.settings.serviceName, version: SERVER_VERSION },
+          instructions: this.instructions,
+        };
+      case 'ping':
+      case 'notifications/initialized':
+      case 'notifications/cancelled':
+        return {};
+      case 'tools/list':
+        return { tools: this.tools.list() };
+      case 'tools/call':
+        return this.tools.call(principal, params.name, params.arguments);
+      case 'prompts/list':
+        return { prompts: this.prompts.list() };
+      case 'prompts/get':
+        return this.prompts.get(params.name, params.arguments);
+      case 'resources/templates/list':
+        return { resourceTemplates: resourceTemplates(this.settings.serviceName) };
+      case 'resources/list':
+        return this.listResources(principal, params.cursor);
+      case 'resources/read':
+        return this.readResource(principal, params.uri);
+      default:
+        throw new JsonRpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    }
+  }
+
+  private async listResources(principal: Principal, cursor: unknown) {
+    if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalidParams('Invalid params: "cursor" must be a string');
+    try {
+      const page = await this.resources.list(principal, typeof cursor === 'string' && cursor !== '' ? cursor : undefined);
+      return page.nextCursor ? { resources: page.resources, nextCursor: page.nextCursor } : { resources: page.resources };
+    } catch (err) {
+      throw resourceError(err);
+    }
+  }
+
+  private async readResource(principal: Principal, uri: unknown) {
+    const ref = parseResourceUri(this.settings.serviceName, uri);
+    try {
+      return { contents: [await this.resources.read(principal, ref)] };
+    } catch (err) {
+      throw resourceError(err, ref.uri);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import { isDomainError } from '../../../domain/errors.js';
+import { RATE_LIMITS, RATE_WINDOW_SECONDS, toolRateLimited } from '../../../domain/rate-limits.js';
+import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
+import type { Principal } from '../../../application/ports/token-verifier.js';
+import { checkArguments, type JsonSchema } from './argument-validation.js';
+import { INTERNAL_ERROR, invalidParams, JsonRpcError } from './jsonrpc.js';
+
+/** The MCP tool result envelope (spec "Tool result shape"). */
+export interface ToolResult {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * One tool as the lead's tools table declares it. `call` receives arguments that already passed the
+ * structural checks of `inputSchema`; it throws DomainError for refusals and never formats errors itself.
+ */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Declared by every tool that returns structuredContent; the payload must satisfy it. */
+  outputSchema?: JsonSchema;
+  annotations: ToolAnnotations;
+  call(principal: Principal, args: Record<string, unknown>): Promise<ToolResult>;
+}
+
+/** What tools/list shows of a tool. */
+export type ToolDescriptor = Omit<ToolDefinition, 'call'>;
+
+export interface ToolRegistryLogger {
+  warn(data: object, message: string): void;
+}
+
+export const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** Per-user ceilings of domain/rate-limits.ts that belong to tools (the `register` one is per IP). */
+const TOOL_LIMITS: ReadonlyMap<string, number> = new Map(
+  Object.entries(RATE_LIMITS)
+    .filter(([, limit]) => limit.key === 'user')
+    .map(([tool, limit]) => [tool, limit.points]),
+);
+
+/**
+ * tools/list and tools/call. The one place where a tool call is checked (known tool, argument shapes),
+ * rate limited, and where a thrown DomainError becomes an `isError` result. Anything else thrown is a
+ * protocol error (-32000 `Internal error: <message>`), raised to the endpoint.
+ */
+export class ToolRegistry {
+  private readonly byName = new Map<string, ToolDefinition>();
+
+  constructor(
+    tools: ToolDefinition[],
+    private readonly rateLimiter: RateLimiter,
+    private readonly logger?: ToolRegistryLogger,
+  ) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
+      if (tool.inputSchema.type !== 'object') throw new Error(`tool "${tool.name}": inputSchema must be an object schema`);
+      this.byName.set(tool.name, tool);
+    }
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  list(): ToolDescriptor[] {
+    return [...this.byName.values()].map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      ...(outputSchema ? { outputSchema } : {}),
+      annotations,
+    }));
+  }
+
+  /**
+   * An unknown tool name is a protocol error (-32602), as MCP prescribes: the client asked for something
+   * tools/list never offered, which no retry with other arguments can fix.
+   */
+  async call(principal: Principal, name: unknown, args: unknown): Promise<ToolResult> {
+    if (typeof name !== 'string' || name === '') throw invalidParams('Invalid params: "name" must be the name of a tool');
+    const tool = this.byName.get(name);
+    if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+    if (args === undefined || args === null) args = {};
+    if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('Invalid params: "arguments" must be an object');
+    const argumentObject = args as Record<string, unknown>;
+
+    const problem = checkArguments(argumentObject, tool.inputSchema);
+    if (problem) return errorResult(problem);
+
+    if (!(await this.allowed(tool.name, principal.userId))) return errorResult(toolRateLimited(tool.name).message);
+
+    try {
+      return await tool.call(principal, argumentObject);
+    } catch (err) {
+      if (isDomainError(err)) return errorResult(err.message);
+      if (err instanceof JsonRpcError) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      throw new JsonRpcError(INTERNAL_ERROR, `Internal error: ${message}`);
+    }
+  }
+
+  private async allowed(tool: string, userId: string): Promise<boolean> {
+    const points = TOOL_LIMITS.get(tool);
+    if (points === undefined) return true;
+    try {
+      return await this.rateLimiter.consume(tool, userId, points, RATE_WINDOW_SECONDS);
+    } catch (err) {
+      // Rate limiting is fail-open (spec): a limiter that throws instead of answering still lets the call through.
+      this.logger?.warn({ err: String(err), tool }, 'rate limiter failed; allowing the call');
+      return true;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import type { Container } from 'inversify';
+import type { ToolDefinition } from '../tool-registry.js';
+import { ConnectionQueries } from '../../../../application/connections/connection-queries.js';
+import { answer, textOnly, warningLines } from './presenters.js';
+
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+const connectionArg = {
+  type: 'string',
+  description: '"self" (default: your own dashboards\' metrics) or the id of a warehouse connection from list_connections.',
+};
+
+const connectionSchema = object(
+  {
+    id: { type: 'string' },
+    label: { type: 'string' },
+    kind: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'active', 'failing', 'disabled'] },
+    scope: { type: 'string', enum: ['personal', 'workspace'] },
+    workspace_id: { type: ['string', 'null'] },
+    last_tested_at: { type: ['string', 'null'] },
+    last_error: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+  },
+  ['id', 'label', 'kind', 'status', 'scope'],
+);
+const columnSchema = object({ name: { type: 'string' }, type: { type: 'string' }, nullable: { type: 'boolean' } }, ['name', 'type']);
+const tableSchema = object(
+  { schema: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string', enum: ['table', 'view'] }, columns: { type: 'array', items: columnSchema } },
+  ['schema', 'name', 'kind', 'columns'],
+);
+
+/** list_connections, introspect_schema, validate_cube_sql: scoped by the grant alone (no `workspace`). */
+export function connectionTools(container: Container): ToolDefinition[] {
+  const queries = container.get(ConnectionQueries);
+  return [
+    {
+      name: 'list_connections',
+      title: 'List warehouse connections',
+      description:
+        'List the warehouse connections this authorization can use (your personal ones, or the workspace\'s for a workspace authorization), ' +
+        'with their ids and statuses. Connections are added in the web app. "self", your own metrics, is always available and not listed.',
+      inputSchema: object({}),
+      outputSchema: object({ count: { type: 'integer' }, connections: { type: 'array', items: connectionSchema } }, ['count', 'connections']),
+      annotations: READ,
+      async call(principal) {
+        const connections = await queries.list(principal);
+        if (connections.length === 0) return textOnly('You have no warehouse connections.');
+        const lines = [`${connections.length} warehouse connection(s):`, ...connections.map((c) => `- ${c.label} (${c.id}): ${c.status}`)];
+        return answer(lines, { count: connections.length, connections }, true);
+      },
+    },
+    {
+      name: 'introspect_schema',
+      title: 'Show tables and columns of a connection',
+      description:
+        'List the tables (and views), columns and column types of a connection, to write dashboard SQL against. For "self": the views ' +
+        'dashboards, daily_views, publishes and refresh_runs of your own account.',
+      inputSchema: object({ connection: connectionArg }),
+      outputSchema: object({ connection: { type: 'string' }, count: { type: 'integer' }, tables: { type: 'array', items: tableSchema } }, ['connection', 'count', 'tables']),
+      annotations: READ,
+      async call(principal, args) {
+        const r = await queries.introspect(principal, args);
+        const lines = [
+          `${r.tables.length} table(s) on connection "${r.connection}":`,
+          ...r.tables.map((t) => `- ${t.schema}.${t.name} (${t.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
+        ];
+        return answer(lines, { connection: r.connection, count: r.tables.length, tables: r.tables }, true);
+      },
+    },
+    {
+      name: 'validate_cube_sql',
+      title: 'Check dashboard SQL',
+      description:
+        'Check one SQL query before putting it in a dashboard spec: it must be a single read-only SELECT (or WITH ... SELECT); it is ' +
+        'then EXPLAINed on the connection, and the result columns and up to 5 sample rows are returned.',
+      inputSchema: object({ sql: { type: 'string', description: 'One SELECT or WITH ... SELECT statement.' }, connection: connectionArg }, ['sql']),
+      outputSchema: object(
+        {
+          valid: { type: 'boolean' },
+          connection: { type: 'string' },
+          statement: { type: 'string' },
+          columns: { type: 'array', items: object({ name: { type: 'string' }, type: { type: 'string' } }, ['name', 'type']) },
+          sample_rows: { type: 'array', items: { type: 'object' } },
+          warnings: { type: 'array', items: { type: 'string' } },
+        },
+        ['valid', 'connection', 'statement', 'columns', 'sample_rows', 'warnings'],
+      ),
+      annotations: READ,
+      async call(principal, args) {
+        const r = await queries.validate(principal, args);
+        const lines = [
+          `The SQL is valid on connection "${r.connection}": ${r.columns.length} column(s) (${r.columns.map((c) => `${c.name} ${c.type}`).join(', ')}), ${r.sample_rows.length} sample row(s).`,
+          ...warningLines(r.warnings),
+        ];
+        return answer(lines, { ...r }, true);
+      },
+    },
+  ];
+}

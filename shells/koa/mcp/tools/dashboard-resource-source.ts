@@ -1,0 +1,28 @@
+import type { Container } from 'inversify';
+import { DashboardResources } from '../../../../application/dashboards/dashboard-resources.js';
+import { DEFAULT_RESOURCE_MIME_TYPE, resourceUri, type ResourceSource } from '../resources.js';
+
+/** resources/list and resources/read over the dashboard use cases. */
+export function dashboardResourceSource(container: Container, serviceName: string): ResourceSource {
+  const resources = container.get(DashboardResources);
+  return {
+    async list(principal, cursor) {
+      const page = await resources.list(principal, cursor);
+      return {
+        resources: page.dashboards.map((d) => ({
+          uri: resourceUri(serviceName, page.owner, d.slug),
+          name: d.slug,
+          title: d.name,
+          description: `${d.name} (${d.visibility}): ${d.url}`,
+          mimeType: d.files.find((f) => f.filename === 'index.html')?.content_type.split(';')[0] ?? DEFAULT_RESOURCE_MIME_TYPE,
+        })),
+        nextCursor: page.nextCursor,
+      };
+    },
+    async read(principal, ref) {
+      const { body, contentType } = await resources.read(principal, ref.handle, ref.slug);
+      const mimeType = contentType.split(';')[0].trim() || DEFAULT_RESOURCE_MIME_TYPE;
+      return body.encoding === 'utf8' ? { uri: ref.uri, mimeType, text: body.content } : { uri: ref.uri, mimeType, blob: body.content };
+    },
+  };
+}

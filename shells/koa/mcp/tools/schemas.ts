@@ -1,0 +1,42 @@
+/** JSON Schema fragments the tool definitions share. */
+export const workspaceArg = {
+  type: 'string',
+  description:
+    'Workspace slug to act on. Omit to use what this authorization is locked to (your personal account, or the workspace chosen at sign-in).',
+} as const;
+
+export const slugArg = { type: 'string', description: 'Dashboard slug: [a-z0-9-], 1 to 64 characters.', minLength: 1, maxLength: 64 } as const;
+export const versionIdArg = { type: 'string', format: 'uuid', description: 'A version id (UUID) from list_dashboard_versions.' } as const;
+export const nullableString = (description: string) => ({ type: ['string', 'null'], description }) as const;
+
+export const fileSchema = {
+  type: 'object',
+  properties: {
+    filename: { type: 'string' },
+    size: { type: 'integer' },
+    content_type: { type: 'string' },
+    url: { type: 'string' },
+  },
+  required: ['filename', 'size', 'content_type', 'url'],
+} as const;
+
+export const dashboardSchema = {
+  type: 'object',
+  properties: {
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    url: { type: 'string' },
+    owner: { type: 'string' },
+    workspace: { type: ['string', 'null'] },
+    visibility: { type: 'string', enum: ['public', 'private'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    chart: { type: ['string', 'null'] },
+    connection: { type: 'string' },
+    current_version_id: { type: 'string' },
+    files: { type: 'array', items: fileSchema },
+    refreshable: { type: 'boolean' },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+  required: ['slug', 'name', 'url', 'visibility', 'tags', 'current_version_id', 'files'],
+} as const;

@@ -1,0 +1,70 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import type { Container } from 'inversify';
+import type { Settings } from '../../application/ports/settings.js';
+import { buildContainer, type AppContainer } from '../container.js';
+import { hostRouter, type SurfaceHandlers } from './host-router.js';
+import { createApiSurface } from './api/api-surface.js';
+import { createMcpEndpoint } from './mcp/endpoint.js';
+import { defaultPrompts } from './mcp/prompts.js';
+import { dashboardTools } from './mcp/tools/dashboard-tools.js';
+import { accountTools } from './mcp/tools/account-tools.js';
+import { dashboardResourceSource } from './mcp/tools/dashboard-resource-source.js';
+import { dashboardsSurfaceFrom } from './dashboards/dashboards-surface.js';
+import { TokenVerifier } from '../../application/ports/token-verifier.js';
+import { RateLimiter } from '../../application/ports/rate-limiter.js';
+import { createLogger, type Logger } from '../logger.js';
+import { createOAuthRoutes } from './api/oauth-routes.js';
+import { createAppSurface } from './app/app-surface.js';
+import { viewerRoutesFrom } from './app/viewer-routes.js';
+
+export interface RunningServer {
+  /** The address actually listened on (port 0 picks a free one). */
+  port: number;
+  app: AppContainer;
+  close(): Promise<void>;
+}
+
+/** The three surfaces behind one Koa app, routed by Host (DESIGN §1). */
+export function createKoaApp(container: Container, settings: Settings, logger: Logger = createLogger(settings)): Koa {
+  const koa = new Koa({ proxy: false });
+  const mcp = createMcpEndpoint({
+    settings,
+    verifier: container.get<TokenVerifier>(TokenVerifier),
+    tools: [...dashboardTools(container), ...accountTools(container)],
+    prompts: defaultPrompts(settings),
+    resources: dashboardResourceSource(container, settings.serviceName),
+    rateLimiter: container.get<RateLimiter>(RateLimiter),
+    logger,
+  });
+  const surfaces: SurfaceHandlers = {
+    api: createApiSurface({ mcp, extra: createOAuthRoutes(container, settings, { logger }) }),
+    app: createAppSurface(container, settings, { extra: viewerRoutesFrom(container).routes() as unknown as Koa.Middleware, logger }),
+    dashboards: dashboardsSurfaceFrom(container, (err) => logger.error({ err }, 'dashboards host failed')),
+  };
+  koa.use(hostRouter(settings, surfaces));
+  return koa;
+}
+
+export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {
+  const app = options.container ?? (await buildContainer(settings, { role: 'server' }));
+  const koa = createKoaApp(app.container, settings);
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, koa.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    app,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { DomainError } from '../../domain/errors.js';
+import type { AccountStore } from '../../application/ports/account-store.js';
+
+export interface AccountStoreHarness {
+  store: AccountStore;
+  close(): Promise<void>;
+}
+
+/** A name no other test (or earlier run against the same database) uses. */
+const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+async function refusal(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** The behaviour every AccountStore adapter must share; run once per adapter. */
+export function describeAccountStoreContract(name: string, makeStore: () => Promise<AccountStoreHarness>): void {
+  describe(`AccountStore contract (${name})`, () => {
+    let harness: AccountStoreHarness;
+    let store: AccountStore;
+
+    before(async () => {
+      harness = await makeStore();
+      store = harness.store;
+    });
+
+    after(async () => {
+      await harness?.close();
+    });
+
+    const addUser = (handle = unique('u'), email = `${handle}@example.com`) =>
+      store.createUser({ handle, email, passwordHash: null, plan: 'free' });
+
+    it('creates users and finds them by id, handle and email (case-insensitively)', async () => {
+      const handle = unique('ada');
+      const created = await store.createUser({ handle, email: `Ada.${handle}@Example.com`, passwordHash: 'hash', plan: 'pro' });
+      expect(created.id).to.match(/^[0-9a-f-]{36}$/);
+      expect(created).to.include({ handle, email: `Ada.${handle}@Example.com`, passwordHash: 'hash', plan: 'pro' });
+      expect(created.createdAt).to.be.instanceOf(Date);
+      expect(await store.findUserById(created.id)).to.deep.equal(created);
+      expect(await store.findUserByHandle(handle)).to.deep.equal(created);
+      expect(await store.findUserByEmail(`ada.${handle}@example.COM`)).to.deep.equal(created);
+      expect(await store.findUserById(randomUUID())).to.equal(null);
+      expect(await store.findUserById('not-a-uuid')).to.equal(null);
+      expect(await store.findUserByHandle(unique('nobody'))).to.equal(null);
+      expect(await store.findUserByEmail('nobody@example.com')).to.equal(null);
+    });
+
+    it('returns copies: changing a result changes nothing stored', async () => {
+      const user = await addUser();
+      const found = (await store.findUserById(user.id))!;
+      found.plan = 'pro';
+      found.handle = 'changed';
+      expect(await store.findUserById(user.id)).to.deep.equal(user);
+    });
+
+    it('lists users in handle order and changes plans', async () => {
+      const tag = randomBytes(3).toString('hex');
+      const b = await addUser(`b-${tag}`);
+      const a = await addUser(`a-${tag}`);
+      const c = await addUser(`a0${tag}`);
+      const listed = (await store.listUsers()).filter((u) => u.handle.includes(tag)).map((u) => u.handle);
+      // Byte order: '-' sorts before '0', which sorts before letters.
+      expect(listed).to.deep.equal([a.handle, c.handle, b.handle]);
+      await store.setPlan(b.id, 'pro');
+      expect((await store.findUserById(b.id))!.plan).to.equal('pro');
+      await store.setPlan(b.id, 'free');
+      expect((await store.findUserByHandle(b.handle))!.plan).to.equal('free');
+    });
+
+    it('refuses a taken handle, a handle taken by a workspace, and a registered email in any case', async () => {
+      const user = await addUser();
+      const sameHandle = await refusal(store.createUser({ handle: user.handle, email: `${unique('x')}@example.com`, passwordHash: null, plan: 'free' }));
+      expect(sameHandle.code).to.equal('conflict');
+      expect(sameHandle.message).to.equal(`handle "${user.handle}" is taken`);
+
+      const workspace = await store.createWorkspace({ slug: unique('team'), name: 'Team' });
+      const workspaceName = await refusal(addUser(workspace.slug));
+      expect(workspaceName.code).to.equal('conflict');
+      expect(workspaceName.message).to.equal(`handle "${workspace.slug}" is taken`);
+
+      const shouted = user.email.toUpperCase();
+      const sameEmail = await refusal(addUser(unique('other'), shouted));
+      expect(sameEmail.code).to.equal('conflict');
+      expect(sameEmail.message).to.equal(`email "${shouted}" is already registered`);
+      expect(await store.findUserByHandle(workspace.slug)).to.equal(null);
+    });
+
+    it('creates workspaces and refuses slugs taken by a workspace or a user', async () => {
+      const slug = unique('acme');
+      const workspace = await store.createWorkspace({ slug, name: 'Acme Inc' });
+      expect(workspace).to.include({ slug, name: 'Acme Inc' });
+      expect(await store.findWorkspaceById(workspace.id)).to.deep.equal(workspace);
+      expect(await store.findWorkspaceBySlug(slug)).to.deep.equal(workspace);
+      expect(await store.findWorkspaceById(randomUUID())).to.equal(null);
+      expect(await store.findWorkspaceBySlug(unique('none'))).to.equal(null);
+      expect((await store.listWorkspaces()).map((w) => w.id)).to.include(workspace.id);
+
+      const again = await refusal(store.createWorkspace({ slug, name: 'Other' }));
+      expect([again.code, again.message]).to.deep.equal(['conflict', `workspace slug "${slug}" is taken`]);
+      const user = await addUser();
+      const userName = await refusal(store.createWorkspace({ slug: user.handle, name: 'Other' }));
+      expect([userName.code, userName.message]).to.deep.equal(['conflict', `workspace slug "${user.handle}" is taken`]);
+    });
+
+    it('lists workspaces in slug order', async () => {
+      const tag = randomBytes(3).toString('hex');
+      const z = await store.createWorkspace({ slug: `z-${tag}`, name: 'Z' });
+      const m = await store.createWorkspace({ slug: `m-${tag}`, name: 'M' });
+      expect((await store.listWorkspaces()).filter((w) => w.slug.endsWith(tag)).map((w) => w.id)).to.deep.equal([m.id, z.id]);
+    });
+
+    it('adds memberships, updates the role in place, and lists a user\'s workspaces in slug order', async () => {
+      const user = await addUser();
+      const tag = randomBytes(3).toString('hex');
+      const beta = await store.createWorkspace({ slug: `beta-${tag}`, name: 'Beta' });
+      const alpha = await store.createWorkspace({ slug: `alpha-${tag}`, name: 'Alpha' });
+      expect(await store.findMembership(alpha.id, user.id)).to.equal(null);
+      expect(await store.addMember(beta.id, user.id, 'member')).to.deep.equal({ workspaceId: beta.id, userId: user.id, role: 'member' });
+      await store.addMember(alpha.id, user.id, 'member');
+      await store.addMember(alpha.id, user.id, 'admin');
+      expect(await store.findMembership(alpha.id, user.id)).to.deep.equal({ workspaceId: alpha.id, userId: user.id, role: 'admin' });
+      expect(await store.listMemberships(user.id)).to.deep.equal([
+        { workspace: alpha, role: 'admin' },
+        { workspace: beta, role: 'member' },
+      ]);
+      expect(await store.listMemberships((await addUser()).id)).to.deep.equal([]);
+    });
+
+    it('refuses a membership for an unknown user or workspace', async () => {
+      const user = await addUser();
+      const workspace = await store.createWorkspace({ slug: unique('ws'), name: 'W' });
+      expect((await refusal(store.addMember(randomUUID(), user.id, 'member'))).code).to.equal('not_found');
+      expect((await refusal(store.addMember(workspace.id, randomUUID(), 'member'))).code).to.equal('not_found');
+      expect(await store.listMemberships(user.id)).to.deep.equal([]);
+    });
+
+    it('tells who a subdomain belongs to', async () => {
+      const user = await addUser();
+      const workspace = await store.createWorkspace({ slug: unique('org'), name: 'Org' });
+      expect(await store.findSubdomainOwner(user.handle)).to.deep.equal({ kind: 'user', user });
+      expect(await store.findSubdomainOwner(workspace.slug)).to.deep.equal({ kind: 'workspace', workspace });
+      expect(await store.findSubdomainOwner(unique('nobody'))).to.equal(null);
+    });
+
+    it('lets exactly one of many concurrent claims on one name win', async () => {
+      const name = unique('race');
+      const attempts = await Promise.allSettled([
+        ...Array.from({ length: 6 }, (_, i) => store.createUser({ handle: name, email: `${name}-${i}@example.com`, passwordHash: null, plan: 'free' })),
+        ...Array.from({ length: 6 }, () => store.createWorkspace({ slug: name, name: 'Race' })),
+      ]);
+      const won = attempts.filter((a) => a.status === 'fulfilled');
+      const lost = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
+      expect(won).to.have.length(1);
+      expect(lost.map((a) => (a.reason as DomainError).code)).to.deep.equal(Array(11).fill('conflict'));
+      expect(await store.findSubdomainOwner(name)).to.not.equal(null);
+    });
+  });
+}

@@ -1,0 +1,289 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { DomainError } from '../../domain/errors.js';
+import type { OwnerRef } from '../../domain/scope.js';
+import type { DashboardRecord, DashboardStore, DashboardWrites, VersionRecord } from '../../application/ports/dashboard-store.js';
+
+export interface DashboardStoreHarness {
+  store: DashboardStore;
+  close(): Promise<void>;
+}
+
+const user = (): OwnerRef => ({ kind: 'user', id: randomUUID() });
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, seconds));
+
+function dashboard(owner: OwnerRef, slug: string, extra: Partial<DashboardRecord> = {}): DashboardRecord {
+  return {
+    id: randomUUID(),
+    owner,
+    slug,
+    name: `Dashboard ${slug}`,
+    tags: [],
+    chart: null,
+    visibility: 'public',
+    connection: 'self',
+    currentVersionId: randomUUID(),
+    createdBy: randomUUID(),
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...extra,
+  };
+}
+
+function version(dashboardId: string, seq: number, extra: Partial<VersionRecord> = {}): VersionRecord {
+  return {
+    id: randomUUID(),
+    dashboardId,
+    seq,
+    name: null,
+    createdAt: at(seq),
+    createdBy: randomUUID(),
+    files: { 'index.html': { sha256: 'a'.repeat(64), size: 5, contentType: 'text/html; charset=utf-8' } },
+    spec: null,
+    ...extra,
+  };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** The behaviour every DashboardStore adapter must share; run once per adapter. */
+export function describeDashboardStoreContract(name: string, makeStore: () => Promise<DashboardStoreHarness>): void {
+  describe(`DashboardStore contract (${name})`, () => {
+    let harness: DashboardStoreHarness;
+    let store: DashboardStore;
+
+    before(async () => {
+      harness = await makeStore();
+      store = harness.store;
+    });
+
+    after(async () => {
+      await harness?.close();
+    });
+
+    /** A dashboard with its first version, committed. */
+    async function publish(owner: OwnerRef, slug: string, extra: Partial<DashboardRecord> = {}) {
+      const record = dashboard(owner, slug, extra);
+      const first = version(record.id, 1, { id: record.currentVersionId });
+      await store.transaction(owner, async (tx) => {
+        await tx.insertDashboard(record);
+        await tx.insertVersion(first);
+      });
+      return { record, first };
+    }
+
+    it('inserts a dashboard and finds it by owner and slug or by id, as a copy', async () => {
+      const owner = user();
+      const { record } = await publish(owner, 'sales', { tags: ['q1', 'finance'], chart: 'bar', visibility: 'private', connection: 'c-1' });
+      expect(await store.findDashboard(owner, 'sales')).to.deep.equal(record);
+      expect(await store.findDashboardById(record.id)).to.deep.equal(record);
+      expect(await store.findDashboard(user(), 'sales')).to.equal(null);
+      expect(await store.findDashboard({ kind: 'workspace', id: owner.id }, 'sales')).to.equal(null);
+      expect(await store.findDashboardById(randomUUID())).to.equal(null);
+      expect(await store.findDashboardById('not-a-uuid')).to.equal(null);
+      const found = (await store.findDashboard(owner, 'sales'))!;
+      found.tags.push('mutated');
+      found.owner.id = randomUUID();
+      expect(await store.findDashboardById(record.id)).to.deep.equal(record);
+    });
+
+    it('updates only the given fields and refuses a slug another dashboard of the owner uses', async () => {
+      const owner = user();
+      const { record } = await publish(owner, 'one');
+      await publish(owner, 'two');
+      const newVersion = randomUUID();
+      await store.transaction(owner, (tx) =>
+        tx.updateDashboard(record.id, { name: 'Renamed', tags: ['x'], chart: 'line', updatedAt: at(30), currentVersionId: newVersion }),
+      );
+      expect(await store.findDashboardById(record.id)).to.deep.equal({
+        ...record,
+        name: 'Renamed',
+        tags: ['x'],
+        chart: 'line',
+        updatedAt: at(30),
+        currentVersionId: newVersion,
+      });
+      const clash = await refusal(store.transaction(owner, (tx) => tx.updateDashboard(record.id, { slug: 'two' })));
+      expect(clash.code).to.equal('conflict');
+      const duplicate = await refusal(store.transaction(owner, (tx) => tx.insertDashboard(dashboard(owner, 'two'))));
+      expect(duplicate.code).to.equal('conflict');
+      expect((await store.findDashboardById(record.id))!.slug).to.equal('one');
+      // Another owner may use the same slug.
+      await publish(user(), 'two');
+    });
+
+    it('lists one owner\'s dashboards in byte order of slug, with a keyset, a tag and an exact slug', async () => {
+      const owner = user();
+      for (const [slug, tags] of [['b', ['t']], ['a-b', []], ['ab', ['t', 'u']], ['a0', ['u']], ['c', ['t']]] as const) {
+        await publish(owner, slug, { tags: [...tags] });
+      }
+      await publish(user(), 'aa', { tags: ['t'] });
+      const slugs = async (query: Parameters<DashboardStore['list']>[1]) => (await store.list(owner, query)).map((d) => d.slug);
+      expect(await slugs({ limit: 10 })).to.deep.equal(['a-b', 'a0', 'ab', 'b', 'c']);
+      expect(await slugs({ limit: 2 })).to.deep.equal(['a-b', 'a0']);
+      expect(await slugs({ limit: 2, afterSlug: 'a0' })).to.deep.equal(['ab', 'b']);
+      expect(await slugs({ limit: 2, afterSlug: 'b' })).to.deep.equal(['c']);
+      expect(await slugs({ limit: 2, afterSlug: 'c' })).to.deep.equal([]);
+      expect(await slugs({ limit: 10, tag: 't' })).to.deep.equal(['ab', 'b', 'c']);
+      expect(await slugs({ limit: 1, tag: 't', afterSlug: 'ab' })).to.deep.equal(['b']);
+      expect(await slugs({ limit: 10, tag: 'nope' })).to.deep.equal([]);
+      expect(await slugs({ limit: 10, slug: 'ab' })).to.deep.equal(['ab']);
+      expect(await slugs({ limit: 10, slug: 'aa' })).to.deep.equal([]);
+      const [first] = await store.list(owner, { limit: 1 });
+      expect(first).to.deep.equal(await store.findDashboard(owner, 'a-b'));
+    });
+
+    it('keeps versions with files and spec, lists them newest first, names and deletes them', async () => {
+      const owner = user();
+      const { record, first } = await publish(owner, 'versions');
+      const spec = { title: 'T', panels: [{ id: 'p', type: 'text', text: 'hi' }], data: { q: [{ n: 1.5, s: 'x', z: null }] } };
+      const third = version(record.id, 3, { spec, name: 'release' });
+      const second = version(record.id, 2, {
+        files: {
+          'index.html': { sha256: 'b'.repeat(64), size: 10, contentType: 'text/html; charset=utf-8' },
+          'data.json': { sha256: 'c'.repeat(64), size: 2, contentType: 'application/json' },
+        },
+      });
+      await store.transaction(owner, async (tx) => {
+        await tx.insertVersion(third);
+        await tx.insertVersion(second);
+      });
+      expect(await store.listVersions(record.id)).to.deep.equal([third, second, first]);
+      expect(await store.getVersion(record.id, third.id)).to.deep.equal(third);
+      expect(await store.getVersion(randomUUID(), third.id)).to.equal(null);
+      expect(await store.getVersion(record.id, randomUUID())).to.equal(null);
+
+      const clash = await refusal(store.transaction(owner, (tx) => tx.insertVersion(version(record.id, 2))));
+      expect(clash.code).to.equal('conflict');
+      expect((await refusal(store.transaction(owner, (tx) => tx.insertVersion(version(randomUUID(), 1))))).code).to.equal('not_found');
+
+      await store.transaction(owner, async (tx) => {
+        await tx.setVersionName(second.id, 'kept');
+        await tx.setVersionName(third.id, null);
+      });
+      expect((await store.listVersions(record.id)).map((v) => v.name)).to.deep.equal([null, 'kept', null]);
+      await store.transaction(owner, (tx) => tx.deleteVersions([first.id, third.id]));
+      expect((await store.listVersions(record.id)).map((v) => v.id)).to.deep.equal([second.id]);
+      await store.transaction(owner, (tx) => tx.deleteVersions([]));
+      expect(await store.listVersions(record.id)).to.have.length(1);
+    });
+
+    it('inserts, finds, deletes and moves aliases; deleting a dashboard takes its versions and aliases', async () => {
+      const owner = user();
+      const old = await publish(owner, 'old');
+      const next = await publish(owner, 'new');
+      await store.transaction(owner, async (tx) => {
+        await tx.insertAlias({ owner, slug: 'older', dashboardId: old.record.id });
+        await tx.insertAlias({ owner, slug: 'oldest', dashboardId: old.record.id });
+        await tx.insertAlias({ owner, slug: 'gone', dashboardId: next.record.id });
+      });
+      expect(await store.findAlias(owner, 'older')).to.deep.equal({ owner, slug: 'older', dashboardId: old.record.id });
+      expect(await store.findAlias(user(), 'older')).to.equal(null);
+      const duplicate = await refusal(store.transaction(owner, (tx) => tx.insertAlias({ owner, slug: 'older', dashboardId: next.record.id })));
+      expect(duplicate.code).to.equal('conflict');
+
+      await store.transaction(owner, (tx) => tx.deleteAlias(owner, 'gone'));
+      expect(await store.findAlias(owner, 'gone')).to.equal(null);
+      await store.transaction(owner, (tx) => tx.moveAliases(old.record.id, next.record.id));
+      expect((await store.findAlias(owner, 'older'))!.dashboardId).to.equal(next.record.id);
+      expect((await store.findAlias(owner, 'oldest'))!.dashboardId).to.equal(next.record.id);
+
+      await store.transaction(owner, (tx) => tx.deleteDashboard(next.record.id));
+      expect(await store.findDashboardById(next.record.id)).to.equal(null);
+      expect(await store.listVersions(next.record.id)).to.deep.equal([]);
+      expect(await store.findAlias(owner, 'older')).to.equal(null);
+      expect(await store.findDashboardById(old.record.id)).to.deep.equal(old.record);
+    });
+
+    it('stores files by content, once', async () => {
+      const owner = user();
+      const bytes = new TextEncoder().encode(`<h1>${randomUUID()}</h1>`);
+      const hash = sha(bytes);
+      expect(await store.getFile(hash)).to.equal(null);
+      await store.transaction(owner, async (tx) => {
+        await tx.putFile(hash, bytes);
+        await tx.putFile(hash, bytes);
+      });
+      await store.transaction(user(), (tx) => tx.putFile(hash, Buffer.from(bytes)));
+      const read = await store.getFile(hash);
+      expect(read).to.be.instanceOf(Uint8Array);
+      expect(Buffer.from(read!).equals(Buffer.from(bytes))).to.equal(true);
+      read![0] = 0;
+      expect(Buffer.from((await store.getFile(hash))!).equals(Buffer.from(bytes))).to.equal(true);
+      const empty = new Uint8Array(0);
+      await store.transaction(owner, (tx) => tx.putFile(sha(empty), empty));
+      expect((await store.getFile(sha(empty)))!.byteLength).to.equal(0);
+    });
+
+    it('rolls back everything a transaction did when its work throws', async () => {
+      const owner = user();
+      const kept = await publish(owner, 'kept');
+      const bytes = new TextEncoder().encode(randomUUID());
+      const record = dashboard(owner, 'doomed');
+      const failure = new Error('boom');
+      let thrown: unknown;
+      try {
+        await store.transaction(owner, async (tx) => {
+          await tx.putFile(sha(bytes), bytes);
+          await tx.insertDashboard(record);
+          await tx.insertVersion(version(record.id, 1));
+          await tx.insertAlias({ owner, slug: 'doomed-alias', dashboardId: kept.record.id });
+          await tx.updateDashboard(kept.record.id, { name: 'changed' });
+          await tx.deleteVersions([kept.first.id]);
+          expect(await tx.findDashboard(owner, 'doomed')).to.not.equal(null);
+          throw failure;
+        });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).to.equal(failure);
+      expect(await store.findDashboard(owner, 'doomed')).to.equal(null);
+      expect(await store.listVersions(record.id)).to.deep.equal([]);
+      expect(await store.getFile(sha(bytes))).to.equal(null);
+      expect(await store.findAlias(owner, 'doomed-alias')).to.equal(null);
+      expect(await store.findDashboardById(kept.record.id)).to.deep.equal(kept.record);
+      expect(await store.listVersions(kept.record.id)).to.deep.equal([kept.first]);
+      expect(await store.list(owner, { limit: 10 })).to.deep.equal([kept.record]);
+    });
+
+    it('returns what the work returns', async () => {
+      expect(await store.transaction(user(), async () => 42)).to.equal(42);
+    });
+
+    it('serializes 50 concurrent transactions of one owner: each reads the newest seq and adds the next, none lost', async () => {
+      const owner = user();
+      const record = dashboard(owner, 'counter');
+      await store.transaction(owner, (tx) => tx.insertDashboard(record));
+      const next = async (tx: DashboardWrites) => {
+        const [newest] = await tx.listVersions(record.id);
+        // Give other transactions every chance to interleave between the read and the write.
+        await new Promise((resolve) => setImmediate(resolve));
+        await tx.findDashboard(owner, 'counter');
+        const created = version(record.id, (newest?.seq ?? 0) + 1);
+        await tx.insertVersion(created);
+        await tx.updateDashboard(record.id, { currentVersionId: created.id });
+        return created.seq;
+      };
+      const seqs = await Promise.all(Array.from({ length: 50 }, () => store.transaction(owner, next)));
+      expect([...seqs].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
+      const listed = await store.listVersions(record.id);
+      expect(listed.map((v) => v.seq)).to.deep.equal(Array.from({ length: 50 }, (_, i) => 50 - i));
+      expect((await store.findDashboardById(record.id))!.currentVersionId).to.equal(listed[0].id);
+    });
+
+    it('runs transactions of different owners side by side without mixing their writes', async () => {
+      const owners = Array.from({ length: 5 }, user);
+      await Promise.all(owners.map((owner) => publish(owner, 'same-slug')));
+      for (const owner of owners) expect((await store.list(owner, { limit: 10 })).map((d) => d.owner)).to.deep.equal([owner]);
+    });
+  });
+}

@@ -1,0 +1,16 @@
+import { buildContainer } from '../../shells/container.js';
+import { createTestDatabase } from '../support/database.js';
+import { testSettings } from '../support/settings.js';
+import { describeDashboardUseCases } from '../application/dashboard-use-cases.js';
+
+describeDashboardUseCases('PostgreSQL', async () => {
+  const database = await createTestDatabase();
+  const app = await buildContainer(testSettings({ databaseUrl: database.url }));
+  return {
+    container: app.container,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+});

@@ -1,0 +1,61 @@
+import { parseDashboardSpec, type DashboardSpec, type Row } from '../../domain/dashboard-spec.js';
+
+/** A spec with every panel type, inline data plus one query, used by the render tests and the browser test. */
+export function showcaseSpec(): DashboardSpec {
+  const months = ['2025-01-01', '2025-02-01', '2025-03-01', '2025-04-01', '2025-05-01', '2025-06-01', '2025-07-01', '2025-08-01'];
+  const revenue: Row[] = months.map((month, i) => ({
+    month,
+    revenue: 42_000 + i * 3_100 + (i % 3) * 1_700,
+    cost: 30_000 + i * 1_400,
+  }));
+  const regions = ['North', 'South', 'East', 'West'];
+  const byRegion: Row[] = months.slice(0, 6).flatMap((month, i) =>
+    regions.map((region, r) => ({ month, region, orders: 120 + i * 9 + r * 25 })),
+  );
+  const points: Row[] = Array.from({ length: 80 }, (_, i) => ({
+    visits: 100 + ((i * 37) % 900),
+    signups: Math.round(5 + ((i * 37) % 900) * 0.04 + (i % 7) * 3),
+  }));
+  return parseDashboardSpec({
+    title: 'Sales overview <Q1 & Q2>',
+    description: 'Revenue, orders and sign-ups across regions.\nNumbers are in euros.',
+    queries: { live: { sql: 'select 1 as n' } },
+    data: {
+      revenue,
+      by_region: byRegion,
+      channels: [
+        { channel: 'Search', share: 44 },
+        { channel: 'Direct', share: 26 },
+        { channel: 'Social', share: 18 },
+        { channel: 'Email', share: 12 },
+      ],
+      points,
+      totals: [{ revenue: 1_234_567, orders: 8_432, conversion: '3.75', status: 'healthy' }],
+      customers: [
+        { name: 'Acme <script>alert(1)</script>', country: 'FR', orders: 12, spend: 10_450.5 },
+        { name: 'Globex', country: 'DE', orders: 7, spend: 6_210 },
+        { name: 'Initech', country: 'US', orders: 3, spend: null },
+      ],
+    },
+    panels: [
+      { id: 'total-revenue', type: 'stat', title: 'Revenue', query: 'totals', value: 'revenue' },
+      { id: 'total-orders', type: 'stat', title: 'Orders', query: 'totals', value: 'orders' },
+      { id: 'conversion', type: 'stat', title: 'Conversion %', query: 'totals', value: 'conversion' },
+      { id: 'status', type: 'stat', title: 'Status', query: 'totals', value: 'status' },
+      { id: 'revenue-trend', type: 'line', title: 'Revenue vs cost', query: 'revenue', x: 'month', y: ['revenue', 'cost'], width: 8 },
+      { id: 'channels', type: 'pie', title: 'Traffic by channel', query: 'channels', x: 'channel', y: 'share', width: 4 },
+      { id: 'orders-by-region', type: 'bar', title: 'Orders by region', query: 'by_region', x: 'month', y: 'orders', series: 'region', width: 6 },
+      { id: 'revenue-area', type: 'area', title: 'Revenue', query: 'revenue', x: 'month', y: 'revenue', width: 6 },
+      { id: 'visits-signups', type: 'scatter', title: 'Visits and sign-ups', query: 'points', x: 'visits', y: 'signups', width: 6 },
+      {
+        id: 'notes',
+        type: 'text',
+        title: 'Notes',
+        width: 6,
+        text: '## How to read this\n\nRevenue is **net of refunds**; orders count *paid* orders only.\n\n- Source: `billing.invoices`\n- Owner: [Finance](https://example.com/finance)\n- <img src=x onerror=alert(1)> stays text',
+      },
+      { id: 'customers', type: 'table', title: 'Top customers', query: 'customers' },
+      { id: 'live', type: 'table', title: 'Live query', query: 'live', width: 12 },
+    ],
+  });
+}

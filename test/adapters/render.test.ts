@@ -1,0 +1,288 @@
+import { expect } from 'chai';
+import { parseDashboardSpec, type DashboardSpec, type Row } from '../../domain/dashboard-spec.js';
+import { EchartsPageRenderer, MAX_TABLE_ROWS } from '../../adapters/render/echarts-page-renderer.js';
+import { CONTENT_SECURITY_POLICY } from '../../adapters/render/page-style.js';
+import { MAX_SCATTER_POINTS } from '../../adapters/render/charts.js';
+import { showcaseSpec } from './render-fixture.js';
+
+const renderer = new EchartsPageRenderer();
+const context = { fallbackTitle: 'Fallback name', renderedAt: new Date('2025-06-01T12:30:45Z'), url: 'http://alice.dash.localhost:8787/sales' };
+const render = (spec: DashboardSpec, data: Record<string, Row[]> = {}) => renderer.render(spec, data, context);
+
+/** The inner HTML of one panel's <section>. */
+function panelHtml(html: string, id: string): string {
+  const start = html.indexOf(`id="panel-${id}"`);
+  expect(start, `panel ${id}`).to.be.greaterThan(-1);
+  return html.slice(start, html.indexOf('</section>', start));
+}
+
+/** Every opening tag, attributes included; escaped text cannot produce one. */
+const openingTags = (html: string) => [...html.matchAll(/<[a-zA-Z][^>]*>/g)].map((m) => m[0]);
+
+const single = (panel: Record<string, unknown>, data: Record<string, unknown>) =>
+  parseDashboardSpec({ title: 'T', data, panels: [{ id: 'p', ...panel }] });
+
+describe('adapters: ECharts page renderer', () => {
+  describe('the page', () => {
+    const { html } = render(showcaseSpec());
+
+    it('is a complete HTML document with a strict CSP and no script, external resource or inline handler', () => {
+      expect(html.startsWith('<!doctype html>\n<html lang="en">')).to.equal(true);
+      expect(html).to.contain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`);
+      expect(CONTENT_SECURITY_POLICY).to.match(/^default-src 'none'; style-src 'unsafe-inline'; img-src data:/);
+      expect(html).to.contain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(html.toLowerCase()).to.not.contain('<script');
+      expect(html).to.not.match(/<(link|img|iframe|object|embed)\b/i);
+      expect(openingTags(html).filter((tag) => /\s(src|srcset|on[a-z]+)=/i.test(tag))).to.deep.equal([]);
+      expect(html).to.not.match(/url\((?!#)/i); // only in-document references such as clip paths
+      expect(html).to.not.match(/@import/i);
+      // The only absolute URLs are XML namespaces and the page's own data link and markdown link.
+      const urls = [...html.matchAll(/(?:href|xmlns(?::xlink)?)="([^"]+)"/g)].map((m) => m[1]);
+      expect(new Set(urls)).to.deep.equal(
+        new Set(['http://www.w3.org/2000/svg', 'http://www.w3.org/1999/xlink', 'https://example.com/finance', 'http://alice.dash.localhost:8787/sales/data.json']),
+      );
+    });
+
+    it('keeps element ids unique across all inline SVGs (clip paths would cross-link otherwise)', () => {
+      const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+      expect(ids.length).to.be.greaterThan(12);
+      expect(new Set(ids).size).to.equal(ids.length);
+    });
+
+    it('escapes the title and description, and shows when it was refreshed', () => {
+      expect(html).to.contain('<title>Sales overview &lt;Q1 &amp; Q2&gt;</title>');
+      expect(html).to.contain('<h1>Sales overview &lt;Q1 &amp; Q2&gt;</h1>');
+      expect(html).to.contain('<p class="description">Revenue, orders and sign-ups across regions.\nNumbers are in euros.</p>');
+      expect(html).to.contain('<p class="meta">Last refreshed <time datetime="2025-06-01T12:30:45.000Z">2025-06-01 12:30 UTC</time></p>');
+    });
+
+    it('lays out panels on a 12-column grid honouring width and type defaults', () => {
+      expect(html).to.contain('<section class="panel stat span-3" id="panel-total-revenue" data-panel-type="stat">');
+      expect(html).to.contain('<section class="panel line span-8 has-narrow" id="panel-revenue-trend" data-panel-type="line">');
+      expect(html).to.contain('<section class="panel pie span-4" id="panel-channels" data-panel-type="pie">');
+      expect(html).to.contain('<section class="panel table span-12" id="panel-customers" data-panel-type="table">');
+      expect(html).to.match(/\.grid\{display:grid;grid-template-columns:repeat\(12,minmax\(0,1fr\)\)/);
+      expect(html).to.contain('@media (max-width:640px)');
+    });
+
+    it('draws each chart as a scalable inline SVG, twice for wide panels (desktop and phone)', () => {
+      for (const id of ['revenue-trend', 'orders-by-region', 'revenue-area', 'visits-signups']) {
+        const panel = panelHtml(html, id);
+        expect(panel.match(/<svg /g), id).to.have.length(2);
+        expect(panel).to.contain('<div class="chart-wide"><svg class="chart-svg" role="img"');
+        expect(panel).to.contain('<div class="chart-narrow"><svg class="chart-svg"');
+        expect(panel).to.match(/viewBox="0 0 420 300"/);
+        expect(panel).to.not.match(/<svg[^>]* width="/);
+      }
+      const pie = panelHtml(html, 'channels');
+      expect(pie.match(/<svg /g)).to.have.length(1);
+      expect(pie).to.contain('viewBox="0 0 384 300"');
+      expect(panelHtml(html, 'revenue-trend')).to.contain('viewBox="0 0 768 300"');
+      expect(panelHtml(html, 'revenue-trend')).to.contain('aria-label="Revenue vs cost"');
+    });
+
+    it('puts series names, categories and shares into the chart text', () => {
+      const bar = panelHtml(html, 'orders-by-region');
+      for (const name of ['North', 'South', 'East', 'West', '2025-01-01']) expect(bar).to.contain(`>${name}<`);
+      expect(panelHtml(html, 'channels')).to.contain('Search  44%');
+      expect(panelHtml(html, 'revenue-trend')).to.contain('>70K<');
+    });
+
+    it('renders text panels through the safe markdown subset', () => {
+      const notes = panelHtml(html, 'notes');
+      expect(notes).to.contain('<h4>How to read this</h4>');
+      expect(notes).to.contain('<strong>net of refunds</strong>');
+      expect(notes).to.contain('<li>&lt;img src=x onerror=alert(1)&gt; stays text</li>');
+    });
+
+    it('renders tables with escaped cells, numbers right-aligned and nulls marked', () => {
+      const table = panelHtml(html, 'customers');
+      expect(table).to.contain('<th scope="col">name</th><th scope="col">country</th><th scope="col" class="num">orders</th><th scope="col" class="num">spend</th>');
+      expect(table).to.contain('<td>Acme &lt;script&gt;alert(1)&lt;/script&gt;</td>');
+      expect(table).to.contain('<td class="num">10,450.5</td>');
+      expect(table).to.contain('<td class="num">6,210</td>');
+      expect(table).to.contain('<td class="num">12</td>');
+      expect(table).to.contain('<td class="null num">—</td>');
+    });
+
+    it('formats stat tiles', () => {
+      expect(panelHtml(html, 'total-revenue')).to.contain('<p class="stat-value" title="1,234,567">1.2M</p>');
+      expect(panelHtml(html, 'total-orders')).to.contain('<p class="stat-value">8,432</p>');
+      expect(panelHtml(html, 'conversion')).to.contain('<p class="stat-value">3.75</p>');
+      expect(panelHtml(html, 'status')).to.contain('<p class="stat-value">healthy</p>');
+    });
+
+    it('shows an empty state for a query that has not run yet', () => {
+      expect(panelHtml(html, 'live')).to.contain('<p class="empty">No data yet: this panel fills in when the query &quot;live&quot; runs.</p>');
+    });
+  });
+
+  describe('data', () => {
+    it('uses query results, serialises them with the inline data into dataJson, and ignores unknown ids', () => {
+      const spec = showcaseSpec();
+      const { html, dataJson } = render(spec, { live: [{ n: 1 }], stray: [{ x: 1 }] });
+      expect(panelHtml(html, 'live')).to.contain('<td class="num">1</td>');
+      const parsed = JSON.parse(dataJson);
+      expect(parsed.renderedAt).to.equal('2025-06-01T12:30:45.000Z');
+      expect(Object.keys(parsed.data)).to.deep.equal(['live', 'revenue', 'by_region', 'channels', 'points', 'totals', 'customers']);
+      expect(parsed.data.live).to.deep.equal([{ n: 1 }]);
+      expect(parsed.data.totals).to.deep.equal(spec.data!.totals);
+    });
+
+    it('omits queries that did not run from dataJson', () => {
+      expect(Object.keys(JSON.parse(render(showcaseSpec()).dataJson).data)).to.not.include('live');
+    });
+
+    it('does not mistake inherited names for query results', () => {
+      const spec = parseDashboardSpec({ title: 'T', queries: { constructor: { sql: 'select 1' } }, panels: [{ id: 'p', type: 'table', query: 'constructor' }] });
+      const { html, dataJson } = render(spec, {});
+      expect(panelHtml(html, 'p')).to.contain('No data yet');
+      expect(JSON.parse(dataJson).data).to.deep.equal({});
+    });
+
+    it('shows an empty state for zero rows and for missing columns', () => {
+      const spec = parseDashboardSpec({
+        title: 'T',
+        queries: { q: { sql: 'select 1' } },
+        panels: [
+          { id: 'a', type: 'line', query: 'q', x: 'day', y: 'n' },
+          { id: 'b', type: 'stat', query: 'q', value: 'total', title: 'Total' },
+        ],
+      });
+      const empty = render(spec, { q: [] }).html;
+      expect(panelHtml(empty, 'a')).to.contain('<p class="empty">No rows to show.</p>');
+      expect(panelHtml(empty, 'b')).to.contain('No rows to show.');
+      const wrong = render(spec, { q: [{ day: '2025-01-01', count: 3 }] }).html;
+      expect(panelHtml(wrong, 'a')).to.contain('Column &quot;n&quot; not found in &quot;q&quot; (columns: day, count).');
+      expect(panelHtml(wrong, 'b')).to.contain('Column &quot;total&quot; not found');
+      expect(panelHtml(wrong, 'a')).to.not.contain('<svg');
+    });
+  });
+
+  describe('limits', () => {
+    it(`shows at most ${MAX_TABLE_ROWS} table rows and says so`, () => {
+      const rows = Array.from({ length: 250 }, (_, i) => ({ i }));
+      const table = panelHtml(render(single({ type: 'table', query: 'd' }, { d: rows })).html, 'p');
+      expect(table.match(/<tr>/g)).to.have.length(MAX_TABLE_ROWS + 1);
+      expect(table).to.contain('Showing the first 100 of 250 rows. The full data is in data.json.');
+    });
+
+    it(`samples scatter plots down to about ${MAX_SCATTER_POINTS} points and says so`, () => {
+      const rows = Array.from({ length: 5000 }, (_, i) => ({ x: i, y: (i * 7) % 100 }));
+      const panel = panelHtml(render(single({ type: 'scatter', query: 'd', x: 'x', y: 'y', width: 4 }, { d: rows })).html, 'p');
+      expect(panel).to.contain('Showing 1,000 of 5,000 points.');
+      expect(panel.length).to.be.lessThan(600_000);
+    });
+
+    it('groups small pie slices as Other', () => {
+      const rows = Array.from({ length: 20 }, (_, i) => ({ k: `k${i}`, v: 100 - i }));
+      const panel = panelHtml(render(single({ type: 'pie', query: 'd', x: 'k', y: 'v' }, { d: rows })).html, 'p');
+      expect(panel).to.contain('The smallest 9 slices are grouped as Other.');
+      expect(panel).to.match(/>Other {2}\d/);
+      expect(panel).to.not.contain('>k19 ');
+    });
+
+    it('thins out thousands of bars, keeping each stretch\'s extremes, and says so', () => {
+      const rows = Array.from({ length: 3000 }, (_, i) => ({ k: `k${i}`, v: i === 1234 ? 10_000 : i % 10 }));
+      const panel = panelHtml(render(single({ type: 'bar', query: 'd', x: 'k', y: 'v', width: 6 }, { d: rows })).html, 'p');
+      expect(panel).to.contain('3,000 bars are too many to draw; each stretch shows its highest and lowest.');
+      expect(panel).to.contain('>10K<'); // the outlier survives and sets the axis
+      expect(panel.length).to.be.lessThan(100_000);
+    });
+
+    it('keeps long line charts small by sampling', () => {
+      const rows = Array.from({ length: 10_000 }, (_, i) => ({ t: `2024-01-01T${String(i % 24).padStart(2, '0')}:00:00Z`, v: Math.sin(i / 40) }));
+      const panel = panelHtml(render(single({ type: 'line', query: 'd', x: 't', y: 'v', width: 12 }, { d: rows })).html, 'p');
+      expect(panel.length).to.be.lessThan(200_000);
+      expect(panel).to.contain('>2024-01-01 00:00<');
+    });
+  });
+
+  describe('escaping inside charts', () => {
+    it('escapes user strings that end up in SVG text and attributes', () => {
+      const evil = '<script>alert("x")</script>';
+      const spec = parseDashboardSpec({
+        title: 'T',
+        data: { d: [{ x: evil, y: 1, s: `"><img src=x onerror=alert(1)>` }, { x: 'b', y: 2, s: 'ok' }] },
+        panels: [
+          { id: 'bar', type: 'bar', title: `"' ${evil}`, query: 'd', x: 'x', y: 'y', series: 's', width: 12 },
+          { id: 'pie', type: 'pie', query: 'd', x: 'x', y: 'y' },
+          { id: 'sc', type: 'scatter', query: 'd', x: 'x', y: 'y', series: 's' },
+        ],
+      });
+      const { html } = render(spec);
+      expect(html.toLowerCase()).to.not.contain('<script');
+      expect(html).to.not.contain('<img');
+      expect(openingTags(html).filter((tag) => /\son[a-z]+=/i.test(tag))).to.deep.equal([]);
+      expect(panelHtml(html, 'bar')).to.contain('aria-label="&quot;&#39; &lt;script&gt;');
+    });
+  });
+
+  describe('details', () => {
+    it('falls back to the given title when the spec title is blank', () => {
+      const spec = { ...single({ type: 'text', text: 'x' }, {}), title: ' ' };
+      expect(render(spec).html).to.contain('<h1>Fallback name</h1>');
+    });
+
+    it('links data.json only for an http(s) dashboard URL', () => {
+      const spec = single({ type: 'text', text: 'x' }, {});
+      expect(renderer.render(spec, {}, { ...context, url: 'https://a.example/s/' }).html).to.contain('<a href="https://a.example/s/data.json">Data (JSON)</a>');
+      expect(renderer.render(spec, {}, { ...context, url: '' }).html).to.not.contain('data.json');
+      expect(renderer.render(spec, {}, { ...context, url: 'javascript:alert(1)' }).html).to.not.contain('javascript:');
+    });
+
+    it('pivots long rows by the series column, adding up repeated pairs', () => {
+      const rows = [
+        { m: 'Jan', r: 'EU', n: 1 },
+        { m: 'Jan', r: 'EU', n: 2 },
+        { m: 'Jan', r: 'US', n: 5 },
+        { m: 'Feb', r: 'US', n: 7 },
+      ];
+      const panel = panelHtml(render(single({ type: 'bar', query: 'd', x: 'm', y: 'n', series: 'r', width: 4 }, { d: rows })).html, 'p');
+      for (const label of ['>Jan<', '>Feb<', '>EU<', '>US<']) expect(panel).to.contain(label);
+    });
+
+    it('reads stats from the first row: numeric strings, booleans, nulls', () => {
+      const value = (v: unknown) =>
+        panelHtml(render(single({ type: 'stat', query: 'd', value: 'v' }, { d: [{ v }, { v: 99 }] })).html, 'p').match(/<p class="stat-value"[^>]*>(.*?)<\/p>/)![1];
+      expect(value('12345678901234')).to.equal('12.3T');
+      expect(value(0.004567)).to.equal('0.00457');
+      expect(value(true)).to.equal('true');
+      expect(value(null)).to.equal('—');
+      expect(value('n/a')).to.equal('n/a');
+      expect(value(-2_500_000)).to.equal('-2.5M');
+    });
+
+    it('tolerates driver values in query rows: dates, bigints and json objects', () => {
+      const spec = parseDashboardSpec({
+        title: 'T',
+        queries: { q: { sql: 'select 1' } },
+        panels: [
+          { id: 't', type: 'table', query: 'q' },
+          { id: 's', type: 'stat', query: 'q', value: 'n' },
+          { id: 'l', type: 'line', query: 'q', x: 'at', y: 'n' },
+        ],
+      });
+      const rows = [
+        { at: new Date('2025-03-01T00:00:00Z'), n: 12345678901n, meta: { tag: '<b>' } },
+        { at: new Date('2025-03-02T00:00:00Z'), n: 5n, meta: null },
+      ] as unknown as Row[];
+      const { html, dataJson } = render(spec, { q: rows });
+      const table = panelHtml(html, 't');
+      expect(table).to.contain('<td>2025-03-01</td>');
+      expect(table).to.contain('<td class="num">12345678901</td>');
+      expect(table).to.contain('<td>{&quot;tag&quot;:&quot;&lt;b&gt;&quot;}</td>');
+      expect(panelHtml(html, 's')).to.contain('<p class="stat-value" title="12,345,678,901">12.3B</p>');
+      expect(panelHtml(html, 'l')).to.contain('>2025-03-01<');
+      expect(JSON.parse(dataJson).data.q[0]).to.deep.equal({ at: '2025-03-01T00:00:00.000Z', n: '12345678901', meta: { tag: '<b>' } });
+    });
+
+    it('renders every chart type at phone and desktop sizes without throwing on awkward data', () => {
+      const rows = [{ x: null, y: 'abc' }, { x: true, y: null }, { x: 'c', y: '' }, { x: 1.5, y: -3 }];
+      for (const type of ['line', 'bar', 'area', 'pie', 'scatter']) {
+        const panel = panelHtml(render(single({ type, query: 'd', x: 'x', y: 'y', width: 12 }, { d: rows })).html, 'p');
+        expect(panel, type).to.contain('<svg');
+      }
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AccountStore } from '../../application/ports/account-store.js';
+import { TokenVerifier } from '../../application/ports/token-verifier.js';
+import { buildContainer, type AppContainer } from '../../shells/container.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { testSettings } from '../support/settings.js';
+import { mintAccessToken } from '../support/tokens.js';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shells/cli/main.js');
+
+function dashpub(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let app: AppContainer;
+  let env: NodeJS.ProcessEnv;
+
+  before(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url, REDIS_URL: '' };
+    app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });
+  });
+  after(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('lists grants (all, or one user\'s) and revokes one so its token fails at once', async () => {
+    const accounts = app.container.get<AccountStore>(AccountStore);
+    const ada = await accounts.createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'free' });
+    const bob = await accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' });
+    const team = await accounts.createWorkspace({ slug: 'team', name: 'Team' });
+    await accounts.addMember(team.id, ada.id, 'member');
+    const adaToken = await mintAccessToken(app.container, { userId: ada.id, lock: { kind: 'workspace', workspaceId: team.id }, clientName: 'Claude' });
+    const bobToken = await mintAccessToken(app.container, { userId: bob.id, clientName: 'Cursor' });
+
+    // Each CLI run starts the whole container, so the test keeps to four.
+    const all = await dashpub(env, ['grant', 'list']);
+    expect(all.code, all.stderr).to.equal(0);
+    const lines = all.stdout.trim().split('\n');
+    expect(lines[0]).to.match(/^ID\s+USER\s+CLIENT\s+TARGET\s+STATUS\s+CREATEDAT\s+SESSIONEXPIRESAT$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/).slice(1, 3).join(' ')).sort()).to.deep.equal(['ada Claude', 'bob Cursor']);
+    expect(all.stdout).to.contain('workspace team');
+    const adas = JSON.parse((await dashpub(env, ['--json', 'grant', 'list', '--user', 'ada'])).stdout);
+    expect(adas).to.have.length(1);
+    expect(adas[0]).to.include({ id: adaToken.grantId, user: 'ada', clientName: 'Claude', lock: 'workspace', workspace: 'team', status: 'active' });
+
+    const revoked = await dashpub(env, ['grant', 'revoke', adaToken.grantId]);
+    expect(revoked.code, revoked.stderr).to.equal(0);
+    expect(revoked.stdout).to.contain(`revoked grant ${adaToken.grantId} (ada, Claude)`);
+    const verifier = app.container.get<TokenVerifier>(TokenVerifier);
+    expect(await verifier.verify(adaToken.access_token)).to.equal(null);
+    expect(await verifier.verify(bobToken.access_token)).to.deep.include({ userId: bob.id });
+
+    const unknown = await dashpub(env, ['--json', 'grant', 'revoke', 'no-such-grant']);
+    expect(unknown.code).to.equal(1);
+    expect(JSON.parse(unknown.stderr)).to.deep.equal({ error: 'not_found', message: 'no grant with id "no-such-grant"' });
+  });
+});

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shells/cli/main.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function dashpub(env: NodeJS.ProcessEnv, args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+/** The `dashpub` admin CLI through its real entry point against PostgreSQL. */
+describe('e2e: dashpub CLI (PostgreSQL)', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+
+  before(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url, REDIS_URL: '' };
+  });
+  after(async () => database?.drop());
+
+  it('migrates, then reports the database is up to date', async () => {
+    const first = await dashpub(env, ['--json', 'migrate']);
+    expect(first.code, first.stderr).to.equal(0);
+    expect(JSON.parse(first.stdout).applied.length).to.be.greaterThan(0);
+    const again = await dashpub(env, ['migrate']);
+    expect(again.stdout.trim()).to.equal('database is up to date');
+  });
+
+  it('adds and lists users, with a password read from stdin, and changes a plan', async () => {
+    const added = await dashpub(env, ['user', 'add', '--handle', 'ada', '--email', 'Ada@Example.com', '--password-stdin', '--json'], 'correct horse battery\n');
+    expect(added.code, added.stderr).to.equal(0);
+    const user = JSON.parse(added.stdout);
+    expect(user).to.include({ handle: 'ada', email: 'ada@example.com', plan: 'free', hasPassword: true });
+    expect(user).to.not.have.property('passwordHash');
+    const plan = await dashpub(env, ['user', 'set-plan', 'ada', 'pro']);
+    expect(plan.stdout.trim()).to.equal('ada is now on the pro plan');
+    const listed = JSON.parse((await dashpub(env, ['--json', 'user', 'list'])).stdout);
+    expect(listed.map((u: { handle: string; plan: string }) => `${u.handle}:${u.plan}`)).to.deep.equal(['ada:pro']);
+  });
+
+  it('refuses bad input with clear errors and non-zero exit codes', async () => {
+    const taken = await dashpub(env, ['user', 'add', '--handle', 'ada', '--email', 'other@example.com']);
+    expect(taken.code).to.equal(1);
+    expect(taken.stderr.trim()).to.equal('error: handle "ada" is taken');
+    const reserved = await dashpub(env, ['user', 'add', '--handle', 'www', '--email', 'w@example.com']);
+    expect(reserved.stderr.trim()).to.equal('error: handle "www" is reserved');
+    const plan = await dashpub(env, ['--json', 'user', 'set-plan', 'ada', 'gold']);
+    expect(plan.code).to.equal(1);
+    expect(JSON.parse(plan.stderr)).to.deep.equal({ error: 'invalid_argument', message: 'plan must be "free" or "pro" (got "gold")' });
+    const shortPassword = await dashpub(env, ['user', 'add', '--handle', 'bob', '--email', 'b@example.com', '--password-stdin'], 'short');
+    expect(shortPassword.stderr.trim()).to.equal('error: password must be at least 10 characters');
+    const usage = await dashpub(env, ['user', 'add', '--handle', 'x']);
+    expect(usage.code).to.equal(2);
+    expect(usage.stderr).to.contain("required option '--email <email>' not specified");
+    expect((await dashpub(env, ['nonsense'])).code).to.equal(2);
+  });
+
+  it('creates workspaces and members, and lists dashboards', async () => {
+    const ws = await dashpub(env, ['workspace', 'add', '--slug', 'acme', '--name', 'Acme Inc']);
+    expect(ws.code, ws.stderr).to.equal(0);
+    expect(ws.stdout).to.match(/^created workspace acme \("Acme Inc"\)/);
+    const clash = await dashpub(env, ['workspace', 'add', '--slug', 'ada', '--name', 'Clash']);
+    expect(clash.stderr.trim()).to.equal('error: workspace slug "ada" is taken');
+    const member = await dashpub(env, ['workspace', 'member', 'add', '--workspace', 'acme', '--user', 'ada', '--role', 'admin']);
+    expect(member.stdout.trim()).to.equal('ada is an admin of acme');
+    const missing = await dashpub(env, ['workspace', 'member', 'add', '--workspace', 'nope', '--user', 'ada']);
+    expect(missing.stderr.trim()).to.equal('error: workspace "nope" not found');
+    const none = await dashpub(env, ['dashboard', 'list', '--owner', 'ada']);
+    expect(none.stdout.trim()).to.equal('(none)');
+    const listed = await dashpub(env, ['--json', 'dashboard', 'list', '--workspace', 'acme']);
+    expect(JSON.parse(listed.stdout)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * Test doubles for the MCP endpoint suites: a token verifier, stub tools and a stub resource source.
+ * They exercise the transport and the registry without the dashboard use cases.
+ */
+import { DomainError } from '../../domain/errors.js';
+import type { RateLimiter } from '../../application/ports/rate-limiter.js';
+import type { Settings } from '../../application/ports/settings.js';
+import type { Principal, TokenVerifier } from '../../application/ports/token-verifier.js';
+import { createApiSurface } from '../../shells/koa/api/api-surface.js';
+import { createMcpEndpoint, type McpLogger } from '../../shells/koa/mcp/endpoint.js';
+import type { ResourceSource } from '../../shells/koa/mcp/resources.js';
+import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
+import { listen, type Listening } from '../support/server.js';
+import { loadSettings } from '../../shells/config.js';
+
+export const TOKENS = {
+  alice: 'token-alice',
+  bob: 'token-bob',
+  /** Makes the fake verifier throw, as an unreachable token store would. */
+  broken: 'token-broken',
+};
+
+export const principalOf = (userId: string): Principal => ({ userId, grantId: `grant-${userId}`, lock: { kind: 'personal' }, scope: 'dashboards' });
+
+export class FakeTokenVerifier implements TokenVerifier {
+  calls = 0;
+  async verify(token: string): Promise<Principal | null> {
+    this.calls++;
+    if (token === TOKENS.broken) throw new Error('token store unreachable');
+    if (token === TOKENS.alice) return principalOf('alice-id');
+    if (token === TOKENS.bob) return principalOf('bob-id');
+    return null;
+  }
+}
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface StubTools {
+  tools: ToolDefinition[];
+  /** How many times each tool body actually ran. */
+  runs: Record<string, number>;
+}
+
+export function stubTools(): StubTools {
+  const runs: Record<string, number> = {};
+  const ran = (name: string) => (runs[name] = (runs[name] ?? 0) + 1);
+  const tools: ToolDefinition[] = [
+    {
+      name: 'echo',
+      title: 'Echo',
+      description: 'Repeats text.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          text: { type: 'string' },
+          times: { type: 'integer', minimum: 1, maximum: 5 },
+          tags: { type: ['array', 'null'], items: { type: 'string' } },
+          mode: { type: 'string', enum: ['loud', 'quiet'] },
+          version_id: { type: 'string', format: 'uuid' },
+          workspace: { type: 'string' },
+        },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string' }, times: { type: 'integer' }, user: { type: 'string' } },
+        required: ['text', 'times', 'user'],
+      },
+      annotations: READ,
+      async call(principal, args) {
+        ran('echo');
+        const times = (args.times as number | undefined) ?? 1;
+        const text = Array.from({ length: times }, () => args.text as string).join(' ');
+        const payload = { text, times, user: principal.userId };
+        return { content: [{ type: 'text', text: `${text}\nBEGIN_JSON\n${JSON.stringify(payload)}\nEND_JSON` }], structuredContent: payload };
+      },
+    },
+    {
+      name: 'whoami',
+      title: 'Who am I',
+      description: 'The caller.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: READ,
+      async call(principal) {
+        ran('whoami');
+        return { content: [{ type: 'text', text: `You are ${principal.userId}.` }] };
+      },
+    },
+    {
+      name: 'label_version',
+      title: 'Label a version',
+      description: 'A required argument where null means "remove".',
+      inputSchema: { type: 'object', properties: { name: { type: ['string', 'null'] } }, required: ['name'] },
+      annotations: READ,
+      async call(_principal, args) {
+        ran('label_version');
+        return { content: [{ type: 'text', text: args.name === null ? 'label removed' : `labelled ${String(args.name)}` }] };
+      },
+    },
+    {
+      name: 'refuse',
+      title: 'Refuse',
+      description: 'Always refuses with a domain error.',
+      inputSchema: { type: 'object', properties: { slug: { type: 'string' } } },
+      annotations: READ,
+      async call(_principal, args) {
+        ran('refuse');
+        throw new DomainError('not_found', `No dashboard named "${String(args.slug)}" in your account`);
+      },
+    },
+    {
+      name: 'crash',
+      title: 'Crash',
+      description: 'Throws an unexpected error.',
+      inputSchema: { type: 'object', properties: {} },
+      annotations: READ,
+      async call() {
+        ran('crash');
+        throw new Error('database exploded');
+      },
+    },
+    {
+      name: 'slow',
+      title: 'Slow',
+      description: 'Answers after a delay.',
+      inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0, maximum: 5000 }, label: { type: 'string' } } },
+      annotations: READ,
+      async call(_principal, args) {
+        ran('slow');
+        await sleep((args.ms as number | undefined) ?? 200);
+        return { content: [{ type: 'text', text: `done ${String(args.label)}` }] };
+      },
+    },
+    {
+      // Named like the real tool so the registry applies its 60-per-minute ceiling.
+      name: 'publish_dashboard',
+      title: 'Publish (stub)',
+      description: 'Counts publishes.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      async call(principal, args) {
+        const n = ran('publish_dashboard');
+        return { content: [{ type: 'text', text: `Published ${String(args.path)} for ${principal.userId} (#${n})` }] };
+      },
+    },
+  ];
+  return { tools, runs };
+}
+
+/** Dashboards "alice" owns, as the stub resource source serves them: three, listed two per page. */
+export const stubResources: ResourceSource = {
+  async list(_principal, cursor) {
+    const all = ['alpha', 'beta', 'gamma'];
+    if (cursor !== undefined && cursor !== 'page-2') throw new DomainError('invalid_argument', 'cursor is not valid');
+    const start = cursor === 'page-2' ? 2 : 0;
+    const resources = all.slice(start, start + 2).map((slug) => ({ uri: `service://alice/${slug}`, name: slug, mimeType: 'text/html' }));
+    return { resources, nextCursor: start === 0 ? 'page-2' : null };
+  },
+  async read(_principal, ref) {
+    if (ref.slug === 'broken') throw new Error('storage offline');
+    if (ref.slug === 'unavailable') throw new DomainError('unavailable', 'storage offline');
+    if (ref.handle !== 'alice' || !['alpha', 'beta', 'gamma'].includes(ref.slug)) {
+      throw new DomainError('not_found', `No dashboard named "${ref.slug}" in your account`);
+    }
+    return { uri: ref.uri, mimeType: 'text/html', text: `<h1>${ref.slug}</h1>` };
+  },
+};
+
+export class RecordingLogger implements McpLogger {
+  errors: Array<{ data: object; message: string }> = [];
+  warnings: Array<{ data: object; message: string }> = [];
+  warn(data: object, message: string) {
+    this.warnings.push({ data, message });
+  }
+  error(data: object, message: string) {
+    this.errors.push({ data, message });
+  }
+}
+
+export interface McpTestServer extends Listening {
+  settings: Settings;
+  verifier: FakeTokenVerifier;
+  runs: Record<string, number>;
+  logger: RecordingLogger;
+}
+
+/** The API surface with the MCP endpoint over the doubles, served on 127.0.0.1. */
+export async function startMcpTestServer(options: {
+  rateLimiter: RateLimiter;
+  env?: NodeJS.ProcessEnv;
+  maxBodyBytes?: number;
+  extraTools?: ToolDefinition[];
+}): Promise<McpTestServer> {
+  const settings = loadSettings({ PORT: '8787', ...options.env });
+  const verifier = new FakeTokenVerifier();
+  const { tools, runs } = stubTools();
+  const logger = new RecordingLogger();
+  const mcp = createMcpEndpoint({
+    settings,
+    verifier,
+    tools: [...tools, ...(options.extraTools ?? [])],
+    resources: stubResources,
+    rateLimiter: options.rateLimiter,
+    logger,
+    maxBodyBytes: options.maxBodyBytes,
+  });
+  const extra = async (ctx: import('koa').Context, next: () => Promise<void>) => {
+    if (ctx.path !== '/extra-route') return next();
+    ctx.body = 'extra';
+  };
+  const server = await listen(createApiSurface({ mcp, extra }));
+  return { ...server, settings, verifier, runs, logger };
+}

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
+import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import type { Principal } from '../../application/ports/token-verifier.js';
+import { startServer, type RunningServer } from '../../shells/koa/server.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { testSettings } from '../support/settings.js';
+
+const CHROMIUM_ARGS = [
+  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = http.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A private dashboard whose own script loads a sibling file through a relative link. */
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Diary</title></head>
+<body><h1 id="title">Private diary</h1><p id="data">loading</p>
+<script src="app.js"></script></body></html>`;
+const SCRIPT = `fetch('diary/data.json').then(r => r.json()).then(d => {
+  document.getElementById('data').textContent = d.entries + ' entries; cookie visible: ' + document.cookie.includes('dashpub_viewer');
+});`;
+
+describe('e2e: private dashboard in a real browser', function () {
+  this.timeout(90_000);
+  let database: TestDatabase;
+  let server: RunningServer;
+  let browser: Browser;
+  let port: number;
+  const password = 'correct horse battery staple';
+
+  before(async () => {
+    database = await createTestDatabase();
+    port = await freePort();
+    const settings = testSettings({
+      port,
+      baseUrl: `http://localhost:${port}`,
+      appUrl: `http://app.localhost:${port}`,
+      dashboardDomain: `dash.localhost:${port}`,
+      databaseUrl: database.url,
+    });
+    server = await startServer(settings);
+    const admin = server.app.container.get(AdminAccounts);
+    const vera = await admin.addUser({ handle: 'vera', email: 'vera@example.com', password });
+    await admin.addUser({ handle: 'mallory', email: 'mallory@example.com', password });
+    const principal: Principal = { userId: vera.id, grantId: 'browser', lock: { kind: 'personal' }, scope: 'dashboards' };
+    const publish = server.app.container.get(PublishDashboard);
+    await publish.execute(principal, { path: 'diary', body: PAGE, visibility: 'private' });
+    await publish.execute(principal, { path: 'diary/app.js', body: SCRIPT });
+    await publish.execute(principal, { path: 'diary/data.json', body: '{"entries":3}' });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await database?.drop();
+  });
+
+  async function openAs(email: string) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://vera.dash.localhost:${port}/diary`);
+    // Sent to the web app's sign-in page.
+    expect(new URL(page.url()).host).to.equal(`app.localhost:${port}`);
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`http://vera.dash.localhost:${port}/diary`);
+    return { context, page };
+  }
+
+  it('sends the owner to sign in and lands on the dashboard, whose own scripts run', async () => {
+    const { context, page } = await openAs('vera@example.com');
+    expect(await page.locator('#title').textContent()).to.equal('Private diary');
+    await page.waitForFunction(() => document.getElementById('data')?.textContent !== 'loading');
+    // The page's script fetched its data with the viewer cookie, and could not read that cookie.
+    expect(await page.locator('#data').textContent()).to.equal('3 entries; cookie visible: false');
+    const viewer = (await context.cookies()).find((c) => c.name === 'dashpub_viewer');
+    expect(viewer?.domain).to.equal('vera.dash.localhost');
+    expect(viewer?.httpOnly).to.equal(true);
+    expect(viewer?.sameSite).to.equal('Lax');
+    // Coming back needs no new sign-in.
+    await page.goto(`http://vera.dash.localhost:${port}/diary/data.json`);
+    expect(await page.locator('body').textContent()).to.contain('"entries":3');
+    await context.close();
+  });
+
+  it('shows a signed-in stranger the same 404 page as a missing dashboard', async () => {
+    const { context, page } = await openAs('mallory@example.com');
+    expect(await page.locator('h1').textContent()).to.equal('Dashboard not found');
+    const hidden = await page.content();
+    await page.goto(`http://vera.dash.localhost:${port}/no-such-dashboard`);
+    expect(await page.content()).to.equal(hidden);
+    await context.close();
+  });
+});

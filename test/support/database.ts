@@ -1,0 +1,47 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+
+/** The server tests may create databases on. Its own database name must contain "test". */
+export const TEST_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * Creates a fresh, empty database `dashpub_test_<random>` next to TEST_DATABASE_URL's, so each suite
+ * starts clean and never touches a database whose name lacks "test".
+ */
+export async function createTestDatabase(prefix = 'dashpub_test'): Promise<TestDatabase> {
+  const adminDb = new URL(TEST_DATABASE_URL).pathname.slice(1);
+  if (!adminDb.includes('test')) throw new Error(`refusing to use database "${adminDb}": its name lacks "test"`);
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    url: withDatabase(TEST_DATABASE_URL, name),
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import pg from 'pg';
+import type { Container } from 'inversify';
+import { AccountStore, type Plan } from '../../application/ports/account-store.js';
+import { RateLimiter } from '../../application/ports/rate-limiter.js';
+import type { Principal } from '../../application/ports/token-verifier.js';
+import { ToolRegistry, type ToolResult } from '../../shells/koa/mcp/tool-registry.js';
+import { dashboardTools } from '../../shells/koa/mcp/tools/dashboard-tools.js';
+import { connectionTools } from '../../shells/koa/mcp/tools/connection-tools.js';
+import { refreshTools } from '../../shells/koa/mcp/tools/refresh-tools.js';
+import type { GrantLock } from '../../domain/scope.js';
+
+let counter = 0;
+export const uniq = (prefix: string) => `${prefix}-${process.pid.toString(36)}-${(counter++).toString(36)}`;
+
+export async function makeUser(container: Container, plan: Plan = 'pro', lock: GrantLock = { kind: 'personal' }) {
+  const accounts = container.get<AccountStore>(AccountStore);
+  const handle = uniq('u');
+  const user = await accounts.createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan });
+  const principal: Principal = { userId: user.id, grantId: uniq('grant'), lock, scope: 'dashboards' };
+  return { user, principal };
+}
+
+/** The six tools of this room plus the dashboard tools, behind the real registry (argument checks, limits, error mapping). */
+export function registry(container: Container): ToolRegistry {
+  return new ToolRegistry(
+    [...dashboardTools(container), ...connectionTools(container), ...refreshTools(container)],
+    container.get<RateLimiter>(RateLimiter),
+  );
+}
+
+export const text = (r: ToolResult) => r.content[0]!.text;
+export function json(r: ToolResult): Record<string, any> {
+  const t = text(r);
+  const start = t.indexOf('BEGIN_JSON\n');
+  const end = t.indexOf('\nEND_JSON');
+  if (start < 0 || end < 0) throw new Error(`no JSON block in: ${t}`);
+  return JSON.parse(t.slice(start + 'BEGIN_JSON\n'.length, end));
+}
+
+/** A small sales warehouse in the given (test) database. */
+export async function seedSales(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`
+      CREATE TABLE sales (day date NOT NULL, region text NOT NULL, amount numeric(10,2) NOT NULL);
+      INSERT INTO sales VALUES
+        ('2024-01-01', 'north', 100.50), ('2024-01-01', 'south', 80),
+        ('2024-01-02', 'north', 120), ('2024-01-02', 'south', 95.25),
+        ('2024-01-03', 'north', 130), ('2024-01-03', 'south', 70);
+      CREATE SCHEMA secret;
+      CREATE TABLE secret.notes (body text);`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function sql(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export const salesSpec = (sqlText = 'SELECT day::text AS day, sum(amount) AS total FROM sales GROUP BY day ORDER BY day') => ({
+  title: 'Sales',
+  queries: { daily: { sql: sqlText } },
+  panels: [
+    { id: 'trend', type: 'line', title: 'Daily sales', query: 'daily', x: 'day', y: 'total' },
+    { id: 'rows', type: 'table', query: 'daily' },
+  ],
+});

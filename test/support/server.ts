@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import type { Settings } from '../../application/ports/settings.js';
+import { loadSettings } from '../../shells/config.js';
+import { request } from './http.js';
+
+export interface Listening {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A port that was free a moment ago (for servers whose settings must name their own port up front). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Serves one Koa middleware (or app) on 127.0.0.1 and a free port. */
+export async function listen(handler: Koa.Middleware | Koa): Promise<Listening> {
+  const app = handler instanceof Koa ? handler : new Koa().use(handler);
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Settings for a server on `port` with every URL pointing at it (the DESIGN §6 defaults, port included).
+ * DATA_DIR defaults to a fresh temporary directory so a test never touches ./data.
+ */
+export function settingsForPort(port: number, env: NodeJS.ProcessEnv = {}): Settings {
+  return loadSettings(serverEnv(port, env));
+}
+
+function serverEnv(port: number, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'dashpub-test-'));
+  return { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir, PORT: String(port) };
+}
+
+export interface FullServer extends Listening {
+  settings: Settings;
+  /** Host header values of the three surfaces, for `request({ host })`. */
+  hosts: { api: string; app: string; dashboard: (subdomain: string) => string };
+}
+
+const hostsOf = (settings: Settings) => ({
+  api: new URL(settings.baseUrl).host,
+  app: new URL(settings.appUrl).host,
+  dashboard: (subdomain: string) => `${subdomain}.${settings.dashboardDomain}`,
+});
+
+/**
+ * The real server (shells/koa/server.ts) in this process on a free port. `env` adds settings, e.g.
+ * DATABASE_URL from createTestDatabase(), REDIS_URL, SERVICE_NAME.
+ */
+export async function startFullServer(env: NodeJS.ProcessEnv = {}): Promise<FullServer & { server: import('../../shells/koa/server.js').RunningServer }> {
+  const { startServer } = await import('../../shells/koa/server.js');
+  const port = await freePort();
+  const settings = settingsForPort(port, env);
+  const server = await startServer(settings);
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, settings, hosts: hostsOf(settings), server, close: () => server.close() };
+}
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shells/cli/main.js');
+
+/**
+ * The real server as a separate `dashpub serve` process (compiled CLI), for scale-out tests: several
+ * processes sharing one database and one Redis. Resolves once /healthz answers.
+ */
+export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<FullServer & { process: ChildProcess }> {
+  const port = await freePort();
+  const childEnv = serverEnv(port, env);
+  const settings = loadSettings(childEnv);
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...process.env, ...childEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`dashpub serve exited with ${child.exitCode}:\n${output}`);
+    const ok = await request({ url: `${url}/healthz`, host: hostsOf(settings).api, timeoutMs: 1000 }).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`dashpub serve did not answer /healthz within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return {
+    url,
+    port,
+    settings,
+    hosts: hostsOf(settings),
+    process: child,
+    async close() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(killer);
+      }
+    },
+  };
+}
