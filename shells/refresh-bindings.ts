@@ -28,7 +28,7 @@ import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandb
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { LibpgQueryValidator } from '../adapters/sql/libpg-query-validator.js';
-import { EchartsPageRenderer } from '../adapters/render/echarts-page-renderer.js';
+import { LazyPageRenderer } from '../adapters/render/lazy-page-renderer.js';
 
 export interface RefreshBuildOptions {
   role?: 'server' | 'cli';
@@ -43,7 +43,7 @@ export async function bindRefreshAndConnections(
   closers: Array<() => Promise<void>>,
 ): Promise<void> {
   if (!container.isBound(SqlValidator)) container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
-  if (!container.isBound(PageRenderer)) container.bind<PageRenderer>(PageRenderer).to(EchartsPageRenderer);
+  if (!container.isBound(PageRenderer)) container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
   container.bind<RefreshOptions>(RefreshOptions).toConstantValue(refreshOptionsFromEnv());
   const validator = container.get<SqlValidator>(SqlValidator);
   container.bind<Warehouse>(Warehouse).toConstantValue(new PgWarehouse(validator));

@@ -9,7 +9,7 @@ import {
   type Panel,
   type Row,
 } from '../../domain/dashboard-spec.js';
-import type { PageRenderer, RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
+import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
 import { renderChart, type Chart, type ChartSize } from './charts.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from './html.js';
@@ -25,7 +25,7 @@ const NARROW: ChartSize = { width: 420, height: 300 };
  * page works under `default-src 'none'` and shows the same thing in every reader.
  */
 @injectable()
-export class EchartsPageRenderer implements PageRenderer {
+export class EchartsPageRenderer {
   render(spec: DashboardSpec, data: Record<string, Row[]>, context: RenderContext): RenderedPage {
     const datasets = collectDatasets(spec, data);
     const title = spec.title.trim() !== '' ? spec.title : context.fallbackTitle;

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
+import { ServedFiles } from '../hosting/served-files.js';
 import type { Target } from '../../domain/scope.js';
 import { subdomainOf } from '../../domain/scope.js';
 import { ListDashboards } from './list-dashboards.js';
@@ -20,6 +21,7 @@ export class DashboardResources {
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
     @inject(ListDashboards) private readonly listing: ListDashboards,
+    @inject(ServedFiles) private readonly served: ServedFiles,
   ) {}
 
   async list(principal: Principal, cursor: string | undefined): Promise<{ dashboards: DashboardView[]; nextCursor: string | null; owner: string }> {
@@ -32,8 +34,9 @@ export class DashboardResources {
     const missing = new DomainError('not_found', `No dashboard at ${handle}/${slug}`);
     if (!target) throw missing;
     const { dashboard, current } = await loadDashboard(this.store, target, slug, missing, true);
-    const filename = pickFilename(undefined, current.files);
-    return { body: await readBody(this.store, current.files, filename), contentType: current.files[filename].contentType, dashboard: dashboard.slug };
+    const files = (await this.served.manifest(dashboard)) ?? current.files;
+    const filename = pickFilename(undefined, files);
+    return { body: await readBody(this.store, files, filename), contentType: files[filename].contentType, dashboard: dashboard.slug };
   }
 
   /** The caller's own handle, or a workspace the grant may act on; anything else reads as missing. */

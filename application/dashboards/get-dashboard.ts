@@ -5,6 +5,7 @@ import { DashboardStore, type Manifest } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
+import { ServedFiles } from '../hosting/served-files.js';
 import { loadDashboard, noDashboardInAccount } from './lookup.js';
 import { dashboardView, type DashboardView } from './views.js';
 
@@ -57,6 +58,7 @@ export class GetDashboard {
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
     @inject(Settings) private readonly settings: Settings,
+    @inject(ServedFiles) private readonly served: ServedFiles,
   ) {}
 
   async execute(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; alias_of: string | null; body: BodyView | null }> {
@@ -68,7 +70,7 @@ export class GetDashboard {
     return {
       dashboard: dashboardView(this.settings, target, dashboard, current),
       alias_of: viaAlias ? dashboard.slug : null,
-      body: includeBody ? await readBody(this.store, current.files, bodyFile) : null,
+      body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard)) ?? current.files, bodyFile) : null,
     };
   }
 }

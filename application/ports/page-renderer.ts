@@ -21,5 +21,5 @@ export const PageRenderer = Symbol.for('PageRenderer');
  * falls back to the spec's inline `data`, and shows an empty state when neither has it.
  */
 export interface PageRenderer {
-  render(spec: DashboardSpec, data: Record<string, Row[]>, context: RenderContext): RenderedPage;
+  render(spec: DashboardSpec, data: Record<string, Row[]>, context: RenderContext): Promise<RenderedPage>;
 }

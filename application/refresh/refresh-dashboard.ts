@@ -66,7 +66,7 @@ export class RefreshDashboard {
     if (!isRefreshable(spec)) throw new Error('the dashboard\'s spec has no queries, so there is nothing to refresh');
     const target = await this.access.forDashboard(dashboard.owner, dashboard.connection);
     const { data, rows } = await runSpecQueries(spec, target);
-    const page = this.renderer.render(spec, data, {
+    const page = await this.renderer.render(spec, data, {
       fallbackTitle: dashboard.name,
       renderedAt: this.clock.now(),
       url: canonicalUrl(this.settings, await this.subdomain(dashboard), dashboard.slug),

@@ -46,7 +46,7 @@ export class SpecPublisherService implements SpecPublisher {
       data = result.data;
       warnings.push(...result.warnings);
     }
-    const page = this.renderer.render(spec, data, {
+    const page = await this.renderer.render(spec, data, {
       fallbackTitle: input.fallbackTitle,
       renderedAt: this.clock.now(),
       url: canonicalUrl(this.settings, subdomainOf(input.target), input.slug),

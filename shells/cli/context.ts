@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../config.js';
-import { buildContainer, type AppContainer } from '../container.js';
+import type { AppContainer } from '../container.js';
 import { reportFailure, type GlobalOptions } from './output.js';
 
 /** Options of the command and of every parent (so `--json` works before or after the subcommand). */
@@ -19,6 +19,8 @@ export function action<A extends unknown[]>(run: (app: AppContainer, options: Gl
     const options = optionsOf(command);
     let app: AppContainer | undefined;
     try {
+      // Loaded here, not at the top: `--help` and argument errors then answer without loading the service.
+      const { buildContainer } = await import('../container.js');
       app = await buildContainer(loadSettings(), { role: 'cli' });
       await run(app, options, ...args);
     } catch (err) {

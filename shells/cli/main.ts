@@ -5,6 +5,7 @@ import { registerAccountCommands } from './account-commands.js';
 import { registerDashboardCommands } from './dashboard-commands.js';
 import { registerConnectionCommands } from './connection-commands.js';
 import { registerServerCommands } from './server-commands.js';
+import { registerGrantCommands } from './grant-commands.js';
 
 const program = new Command('dashpub')
   .description('dashpub: publish dashboards from AI clients over MCP')
@@ -19,5 +20,6 @@ registerServerCommands(program);
 registerAccountCommands(program);
 registerDashboardCommands(program);
 registerConnectionCommands(program);
+registerGrantCommands(program);
 
 await program.parseAsync(process.argv);

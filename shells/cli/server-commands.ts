@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../config.js';
-import { startServer } from '../koa/server.js';
-import { buildContainer } from '../container.js';
 import { optionsOf } from './context.js';
 import { print, reportFailure } from './output.js';
 
@@ -13,6 +11,7 @@ export function registerServerCommands(program: Command): void {
       const options = optionsOf(command);
       try {
         const settings = loadSettings();
+        const { startServer } = await import('../koa/server.js');
         const server = await startServer(settings);
         const apiUrl = settings.baseUrl;
         print(options, { mcp: `${apiUrl}/mcp`, app: settings.appUrl, dashboards: `${settings.dashboardScheme}://<handle>.${settings.dashboardDomain}/<slug>`, port: server.port }, () => [
@@ -42,6 +41,7 @@ export function registerServerCommands(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = optionsOf(command);
       try {
+        const { buildContainer } = await import('../container.js');
         const app = await buildContainer(loadSettings(), { role: 'cli' });
         const applied = app.migrationsApplied;
         await app.close();

@@ -7,6 +7,8 @@ import { HostingCatalog } from '../../application/hosting/hosting-catalog.js';
 import { DEFAULT_HOSTING_OPTIONS, type HostingOptions } from '../../application/hosting/hosting-options.js';
 import { ServeDashboard, type HostingOutcome, type HostingRequest } from '../../application/hosting/serve-dashboard.js';
 import { ServedFiles } from '../../application/hosting/served-files.js';
+import { LiveFiles } from '../../application/refresh/live-files.js';
+import { MemoryRefreshStateStore } from '../../adapters/memory/memory-refresh-state-store.js';
 import { ViewTally } from '../../application/hosting/view-tally.js';
 import { safeReturnPath, ViewerAccess } from '../../application/hosting/viewer-access.js';
 import type { DailyViews, ViewCounter } from '../../application/ports/view-counter.js';
@@ -27,6 +29,7 @@ describe('application: hosting (memory)', () => {
   let adaId: string;
   let bobId: string;
   let acme: OwnerRef;
+  let refreshState: MemoryRefreshStateStore;
 
   const options: HostingOptions = { ...DEFAULT_HOSTING_OPTIONS, metadataTtlMs: 1_000 };
 
@@ -49,7 +52,8 @@ describe('application: hosting (memory)', () => {
     ada = { kind: 'user', id: a.id };
     acme = { kind: 'workspace', id: w.id };
     viewers = new ViewerAccess(new MemoryViewerTickets(), clock, options);
-    const catalog = new HostingCatalog(store, accounts, new ServedFiles(store), clock, options);
+    refreshState = new MemoryRefreshStateStore();
+    const catalog = new HostingCatalog(store, accounts, new ServedFiles(store, new LiveFiles(refreshState)), clock, options);
     serve = new ServeDashboard(catalog, viewers, settings);
   });
 
@@ -84,6 +88,22 @@ describe('application: hosting (memory)', () => {
     expect(data.body.toString('utf8')).to.equal('{"a":1}');
     expect(data.contentType).to.equal('application/json; charset=utf-8');
     expect(data.page).to.equal(false);
+  });
+
+  it('serves the live render of a refreshed dashboard while it matches the current version', async () => {
+    const d = await seedDashboard(store, ada, { slug: 'sales', files: { 'index.html': 'published' } });
+    const refreshed = Buffer.from('refreshed', 'utf8');
+    await store.transaction(ada, (tx) => tx.putFile(sha256(refreshed), refreshed));
+    const files = { 'index.html': { sha256: sha256(refreshed), size: refreshed.byteLength, contentType: 'text/html; charset=utf-8' } };
+    await refreshState.setLiveRender({ dashboardId: d.id, versionId: d.currentVersionId, files, renderedAt: new Date() });
+    expect(expectFile(await get('ada', '/sales')).body.toString('utf8')).to.equal('refreshed');
+
+    // A render made from an older version is stale: the current version's own files show.
+    await refreshState.setLiveRender({ dashboardId: d.id, versionId: '00000000-0000-4000-8000-000000000000', files, renderedAt: new Date() });
+    clock.advance(options.metadataTtlMs + 1);
+    await get('ada', '/sales'); // the first request after expiry reloads in the background
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(expectFile(await get('ada', '/sales')).body.toString('utf8')).to.equal('published');
   });
 
   it('answers not_found for unknown accounts, slugs, files and malformed paths', async () => {

@@ -9,7 +9,7 @@ import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError } from '../../../domain/errors.js';
 import { field, readForm } from './forms.js';
 import { html, layout } from './html.js';
-import { setPageHeaders, WebSecurity } from './web-security.js';
+import { seeOther, sendPage, WebSecurity } from './web-security.js';
 
 export const CONNECTIONS_PATH = '/connections';
 
@@ -27,22 +27,8 @@ export function createConnectionsRoutes(container: Container, settings: Settings
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
   const router = new Router();
 
-  const currentUser = async (ctx: Koa.Context): Promise<string | null> => {
-    const token = security.sessionToken(ctx);
-    return token ? ((await sessions.resolve(token))?.userId ?? null) : null;
-  };
-  const send = (ctx: Koa.Context, status: number, body: string) => {
-    setPageHeaders(ctx);
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = body;
-  };
-  const seeOther = (ctx: Koa.Context, location: string) => {
-    setPageHeaders(ctx);
-    ctx.status = 303;
-    ctx.set('Location', location);
-    ctx.body = '';
-  };
+  const currentUser = (ctx: Koa.Context) => security.userId(ctx, sessions);
+  const send = sendPage;
   const signIn = (ctx: Koa.Context) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(CONNECTIONS_PATH)}`);
 
   const render = async (ctx: Koa.Context, userId: string, status = 200, message?: { error?: string; notice?: string }) => {

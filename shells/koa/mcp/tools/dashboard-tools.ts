@@ -89,9 +89,9 @@ export function dashboardTools(container: Container): ToolSpec[] {
         const lines = r.dry_run
           ? [`Dry run: publishing ${r.path} (${r.bytes} bytes) would ${r.created ? 'create' : 'update'} ${r.url}. Nothing was written.`]
           : [`${r.created ? 'Published' : 'Updated'} "${r.dashboard?.name}" at ${r.url} (version ${r.version_id}).`];
-        const json = { ...r };
-        // The spec asks for structuredContent on the body path only.
-        return answer([...lines, ...warningLines(r.warnings)], json, r.mode === 'body');
+        // The spec names the body path for structuredContent; the spec path returns it too, because a
+        // tool with an outputSchema must (MCP), and the official SDK client rejects a result without it.
+        return answer([...lines, ...warningLines(r.warnings)], { ...r }, true);
       },
     },
     {
