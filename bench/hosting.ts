@@ -22,16 +22,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Koa from 'koa';
 import pg from 'pg';
 import { PublishDashboard } from '../application/dashboards/publish-dashboard.js';
 import { AccountStore } from '../application/ports/account-store.js';
 import type { Settings } from '../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
-import { hostRouter } from '../shells/koa/host-router.js';
-import { dashboardsSurfaceFrom } from '../shells/koa/dashboards/dashboards-surface.js';
-import { dashboardsFastPathFrom } from '../shells/koa/dashboards/fast-path.js';
+import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 
 interface LoadResult {
@@ -76,26 +73,15 @@ async function publishPage(app: AppContainer, page: Buffer): Promise<void> {
 // ---------------------------------------------------------------- worker: one service process
 
 async function runWorker(): Promise<void> {
-  const settings: Settings = { ...loadSettings({}), databaseUrl: process.env.BENCH_DB ?? null, redisUrl: null };
+  const settings: Settings = { ...loadSettings({}), databaseUrl: process.env.BENCH_DB ?? null, redisUrl: null, host: '127.0.0.1', port: Number(process.env.BENCH_PORT) };
   const memory = process.env.BENCH_STORE === 'memory';
-  const app = await buildContainer(settings, memory ? { storage: 'memory' } : {});
+  // The production server (startServer: fast path, Koa, all three surfaces, refresh workers).
+  const app = await buildContainer(settings, { role: 'server', refreshWorkers: process.env.BENCH_NO_WORKERS !== '1', ...(memory ? { storage: 'memory' as const } : {}) });
   if (memory) await publishPage(app, readFileSync(process.env.BENCH_PAGE!));
-  const koa = new Koa();
-  const notFound: Koa.Middleware = async (ctx) => {
-    ctx.status = 404;
-  };
-  koa.use(hostRouter(settings, { api: notFound, app: notFound, dashboards: dashboardsSurfaceFrom(app.container) }));
-  const fastPath = dashboardsFastPathFrom(app.container);
-  const callback = koa.callback();
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    if (!fastPath(req, res)) void callback(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', resolve));
+  const server = await startServer(settings, { container: app });
   process.send?.('ready');
   process.on('disconnect', () => {
-    server.closeAllConnections();
-    server.close();
-    void app.close().finally(() => process.exit(0));
+    void server.close().finally(() => process.exit(0));
   });
 }
 
@@ -355,7 +341,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     `\`wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s\` after a ${WARMUP_S} s warm-up; ${ROUNDS} interleaved rounds, median shown. ` +
     `${cores} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, nginx ${nginxVersion} ` +
     `(Debian package, \`worker_processes auto\`, \`sendfile on\`, access log off, the same bytes from disk). ` +
-    `The service is the dashboards fast path in front of the Koa surface and host router, on the ${store === 'postgres' ? 'PostgreSQL store (TypeormDashboardStore)' : 'memory store'}, ` +
+    `The service is the production server (\`startServer\`: the dashboards fast path in front of the Koa app with all three surfaces, refresh workers running), on the ${store === 'postgres' ? 'PostgreSQL store (TypeormDashboardStore)' : 'memory store'}, ` +
     `as one process and as ${cores} processes (node:cluster, one per core, like nginx's workers). ` +
     `Run with \`npm run build && node dist/bench/hosting.js\`.\n\n` +
     `| server | requests/s | p99 latency | errors | vs nginx |\n|---|---:|---:|---:|---:|\n` +

@@ -55,16 +55,30 @@ export class PgBossRefreshQueue implements RefreshQueue {
         [REFRESH_QUEUE, 'stately'],
         [TICK_QUEUE, 'singleton'],
       ] as const) {
-        if (await this.boss.getQueue(name)) continue;
-        try {
-          await this.boss.createQueue(name, { name, policy, retryLimit: 0, expireInSeconds: 15 * 60 });
-        } catch (err) {
-          // Another instance created it meanwhile.
-          if (!(await this.boss.getQueue(name))) throw err;
-        }
+        await this.ensureQueue(name, policy);
       }
     })();
     return this.ready;
+  }
+
+  /**
+   * Instances starting together on a fresh database race to create the queues: the loser sees a
+   * duplicate key or a deadlock. It waits a moment and looks again; the winner's queue is then there.
+   */
+  private async ensureQueue(name: string, policy: 'stately' | 'singleton'): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await this.boss.getQueue(name)) return;
+      try {
+        await this.boss.createQueue(name, { name, policy, retryLimit: 0, expireInSeconds: 15 * 60 });
+        return;
+      } catch (err) {
+        if (attempt >= 5) {
+          if (await this.boss.getQueue(name)) return;
+          throw err;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
+      }
+    }
   }
 
   async enqueue(job: RefreshJob): Promise<boolean> {

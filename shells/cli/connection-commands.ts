@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, invalid } from '../../domain/errors.js';
 import { action } from './context.js';
-import { print, table } from './output.js';
+import { print, readStdin, table } from './output.js';
 
 /** `connection add/list/test`: the admin's way to manage warehouse connections (never over MCP). */
 export function registerConnectionCommands(program: Command): void {
@@ -14,9 +14,12 @@ export function registerConnectionCommands(program: Command): void {
     .requiredOption('--owner <handle>', 'handle of the user who owns it (needs the pro plan)')
     .option('--workspace <slug>', 'scope it to this workspace (the owner must be a member); personal otherwise')
     .requiredOption('--label <label>', 'name shown in messages')
-    .requiredOption('--url <url>', 'postgres://user:password@host:port/database (stored encrypted)')
+    .option('--url <url>', 'postgres://user:password@host:port/database (stored encrypted)')
+    .option('--url-stdin', 'read the URL from standard input, keeping the password out of shell history')
     .action(
       action(async (app, options) => {
+        if ((options.url === undefined) === !options.urlStdin) throw invalid('give the connection URL with exactly one of --url <url> or --url-stdin');
+        const url = options.urlStdin ? await readStdin() : String(options.url);
         const accounts = app.container.get<AccountStore>(AccountStore);
         const owner = await accounts.findUserByHandle(String(options.owner));
         if (!owner) throw new DomainError('not_found', `user "${options.owner}" not found`);
@@ -26,7 +29,7 @@ export function registerConnectionCommands(program: Command): void {
           if (!workspace) throw new DomainError('not_found', `workspace "${options.workspace}" not found`);
           workspaceId = workspace.id;
         }
-        const created = await app.container.get(ManageConnections).create({ ownerUserId: owner.id, workspaceId, label: options.label, url: options.url });
+        const created = await app.container.get(ManageConnections).create({ ownerUserId: owner.id, workspaceId, label: options.label, url });
         print(options, created, () => [
           `added connection "${created.label}" id ${created.id} status ${created.status}` + (created.last_error ? ` (${created.last_error})` : ''),
         ]);

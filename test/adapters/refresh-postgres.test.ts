@@ -317,6 +317,19 @@ describe('connections and refresh on PostgreSQL', function () {
       }
     }
 
+    it('starts on a fresh database when several instances start at once', async () => {
+      const fresh = await createTestDatabase();
+      const queues = [1, 2, 3].map(() => new PgBossRefreshQueue(fresh.url, { worker: false }));
+      try {
+        // Each creates pg-boss's schema and the two queues if missing: racing, they used to deadlock.
+        const sent = await Promise.all(queues.map((queue) => queue.sendTick()));
+        expect(sent).to.have.length(3);
+      } finally {
+        await Promise.all(queues.map((queue) => queue.close()));
+        await fresh.drop();
+      }
+    });
+
     it('runs a triggered refresh through the queue and a scheduled tick once across both instances', async () => {
       const { principal, connection } = await proWithConnection();
       const tools1 = registry(first.container);

@@ -89,4 +89,34 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
     const listed = await dashpub(env, ['--json', 'dashboard', 'list', '--workspace', 'acme']);
     expect(JSON.parse(listed.stdout)).to.deep.equal([]);
   });
+
+  it('adds, lists and tests warehouse connections, with the URL from stdin and never printed', async () => {
+    // The test database itself stands in for a warehouse: the connection test only connects and SELECTs 1.
+    const added = await dashpub(env, ['--json', 'connection', 'add', '--owner', 'ada', '--workspace', 'acme', '--label', 'Warehouse', '--url-stdin'], `${database.url}\n`);
+    expect(added.code, added.stderr).to.equal(0);
+    const connection = JSON.parse(added.stdout);
+    expect(connection).to.include({ label: 'Warehouse', status: 'active', scope: 'workspace' });
+    expect(added.stdout).to.not.contain(database.url);
+
+    const listed = await dashpub(env, ['connection', 'list']);
+    expect(listed.stdout).to.contain(connection.id).and.contain('Warehouse').and.not.contain('postgres://');
+    const tested = await dashpub(env, ['connection', 'test', connection.id]);
+    expect(tested.code, tested.stderr).to.equal(0);
+    expect(tested.stdout.trim()).to.equal(`connection "Warehouse" ${connection.id}: active`);
+
+    const dead = await dashpub(env, ['connection', 'add', '--owner', 'ada', '--label', 'Dead', '--url', 'postgres://nobody@127.0.0.1:1/none']);
+    expect(dead.code, dead.stderr).to.equal(0);
+    expect(dead.stdout).to.match(/^added connection "Dead" id \S+ status failing \(/);
+    const deadId = /id (\S+)/.exec(dead.stdout)![1]!;
+    const retest = await dashpub(env, ['connection', 'test', deadId]);
+    expect(retest.code).to.equal(1);
+
+    await dashpub(env, ['user', 'add', '--handle', 'free-user', '--email', 'free@example.com']);
+    const free = await dashpub(env, ['connection', 'add', '--owner', 'free-user', '--label', 'X', '--url', database.url]);
+    expect(free.code).to.equal(1);
+    expect(free.stderr).to.match(/^error: .*pro/);
+    const neither = await dashpub(env, ['connection', 'add', '--owner', 'ada', '--label', 'X']);
+    expect(neither.code).to.equal(1);
+    expect(neither.stderr.trim()).to.equal('error: give the connection URL with exactly one of --url <url> or --url-stdin');
+  });
 });
