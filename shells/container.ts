@@ -21,7 +21,7 @@ import { MemoryDashboardStore } from '../adapters/memory/memory-dashboard-store.
 import { TypeormAccountStore } from '../adapters/typeorm/typeorm-account-store.js';
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
 import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
-import { openDataSource } from '../adapters/typeorm/data-source.js';
+import { migrate, openDataSource } from '../adapters/typeorm/data-source.js';
 import { HostingOptions, DEFAULT_HOSTING_OPTIONS } from '../application/hosting/hosting-options.js';
 import { ViewTally } from '../application/hosting/view-tally.js';
 import { ViewerAccess } from '../application/hosting/viewer-access.js';
@@ -89,7 +89,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     closers.push(() => database.stop());
     const dataSource = await openDataSource(database.url, { migrate: false });
     closers.push(() => dataSource.destroy());
-    migrationsApplied = (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    migrationsApplied = await migrate(dataSource, { exclusive: settings.databaseUrl !== null });
     container.bind(DataSource).toConstantValue(dataSource);
     container.bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
     container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource));

@@ -19,6 +19,30 @@ export function createDataSource(url: string, options: { poolSize?: number } = {
 export async function openDataSource(url: string, options: { poolSize?: number; migrate?: boolean } = {}): Promise<DataSource> {
   const dataSource = createDataSource(url, options);
   await dataSource.initialize();
-  if (options.migrate ?? true) await dataSource.runMigrations({ transaction: 'each' });
+  if (options.migrate ?? true) await migrate(dataSource, { exclusive: false });
   return dataSource;
+}
+
+const MIGRATION_LOCK = `hashtextextended('dashpub:migrations', 0)`;
+
+/**
+ * Applies pending migrations and returns their names. Several instances starting together on one
+ * database would otherwise all find the same migrations pending and collide; `exclusive` holds a
+ * session advisory lock meanwhile (PostgreSQL; the embedded database has a single server process and
+ * serves one session at a time, so it must not hold one session while migrating on another).
+ */
+export async function migrate(dataSource: DataSource, options: { exclusive: boolean }): Promise<string[]> {
+  if (!options.exclusive) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    try {
+      return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    } finally {
+      await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`);
+    }
+  } finally {
+    await lock.release();
+  }
 }
