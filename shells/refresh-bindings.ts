@@ -23,6 +23,8 @@ import { MemoryConnectionStore } from '../adapters/memory/memory-connection-stor
 import { MemoryRefreshStateStore } from '../adapters/memory/memory-refresh-state-store.js';
 import { TypeormConnectionStore } from '../adapters/typeorm/typeorm-connection-store.js';
 import { TypeormRefreshStateStore } from '../adapters/typeorm/typeorm-refresh-state-store.js';
+import { TypeormFileSweeper } from '../adapters/typeorm/typeorm-file-sweeper.js';
+import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../application/ports/file-sweeper.js';
 import { PgWarehouse } from '../adapters/warehouse/pg-warehouse.js';
 import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandbox.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
@@ -73,6 +75,7 @@ export async function bindRefreshAndConnections(
   const dataSource = container.get(DataSource);
   container.bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
   container.bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));
+  container.bind<FileSweeper>(FileSweeper).toConstantValue(new TypeormFileSweeper(dataSource));
   const url = (dataSource.options as { url?: string }).url;
   if (!url) throw new Error('the refresh queue needs the database URL');
   const queue = new PgBossRefreshQueue(url, { worker: workers });
@@ -82,9 +85,11 @@ export async function bindRefreshAndConnections(
   if (workers) {
     const refresh = container.get(RefreshDashboard);
     const scheduler = container.get(RefreshScheduler);
+    const sweeper = container.get<FileSweeper>(FileSweeper);
     await queue.work({
       refresh: async (job) => void (await refresh.run(job.dashboardId, job.trigger)),
       tick: async () => void (await scheduler.tick()),
+      sweepFiles: async () => void (await sweeper.sweep(FILE_SWEEP_GRACE_SECONDS)),
     });
   }
 }

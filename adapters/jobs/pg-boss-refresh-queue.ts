@@ -3,11 +3,14 @@ import type { RefreshJob, RefreshQueue } from '../../application/ports/job-queue
 
 export const REFRESH_QUEUE = 'dashpub-refresh';
 export const TICK_QUEUE = 'dashpub-refresh-tick';
+export const FILE_SWEEP_QUEUE = 'dashpub-file-sweep';
 
 export interface RefreshWorkerHandlers {
   refresh(job: RefreshJob): Promise<void>;
   /** The scheduler tick: queues every due scheduled refresh. */
   tick(): Promise<void>;
+  /** Hourly housekeeping: frees file bytes no version or live render names any more. */
+  sweepFiles(): Promise<void>;
 }
 
 export interface PgBossOptions {
@@ -54,6 +57,7 @@ export class PgBossRefreshQueue implements RefreshQueue {
       for (const [name, policy] of [
         [REFRESH_QUEUE, 'stately'],
         [TICK_QUEUE, 'singleton'],
+        [FILE_SWEEP_QUEUE, 'singleton'],
       ] as const) {
         await this.ensureQueue(name, policy);
       }
@@ -97,7 +101,9 @@ export class PgBossRefreshQueue implements RefreshQueue {
       if (job) await handlers.refresh(job.data);
     });
     await this.boss.work(TICK_QUEUE, polling, async () => handlers.tick());
+    await this.boss.work(FILE_SWEEP_QUEUE, polling, async () => handlers.sweepFiles());
     await this.boss.schedule(TICK_QUEUE, '* * * * *', {}, { tz: 'UTC', retryLimit: 0 });
+    await this.boss.schedule(FILE_SWEEP_QUEUE, '17 * * * *', {}, { tz: 'UTC', retryLimit: 0 });
   }
 
   /** Queue a tick now instead of waiting for the minute (tests, admin). */

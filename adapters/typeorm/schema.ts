@@ -27,6 +27,7 @@ import { Hosting1700000002000 } from './migrations/1700000002000-hosting.js';
 import { ConnectionEntity } from './entities/connection-entities.js';
 import { DashboardLiveRenderEntity, RefreshRunEntity, RefreshScheduleEntity } from './entities/refresh-entities.js';
 import { ConnectionsRefresh1700000003000 } from './migrations/1700000003000-connections-refresh.js';
+import { FileSweep1700000005000 } from './migrations/1700000005000-file-sweep.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -59,4 +60,5 @@ export const MIGRATIONS: Function[] = [
   OAuth1700000001000,
   Hosting1700000002000,
   ConnectionsRefresh1700000003000,
+  FileSweep1700000005000,
 ];

@@ -145,7 +145,9 @@ class TypeormWrites extends TypeormReads implements DashboardWrites {
   }
 
   async putFile(sha256: string, bytes: Uint8Array): Promise<void> {
-    await this.manager.query(`INSERT INTO files (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`, [
+    // Touching stored_at (and so locking the row until commit) keeps the file sweep off bytes that this
+    // transaction is about to reference again (see typeorm-file-sweeper.ts).
+    await this.manager.query(`INSERT INTO files (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO UPDATE SET stored_at = now()`, [
       sha256,
       Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       bytes.byteLength,

@@ -80,6 +80,14 @@ describe('e2e: dashpub serve processes', function () {
       }
     });
 
+    it('schedule the refresh tick every minute and the file sweep every hour, once for both', async () => {
+      const rows: Array<{ name: string; cron: string }> = await admin.container.get(DataSource).query(`SELECT name, cron FROM pgboss.schedule ORDER BY name`);
+      expect(rows.map((r) => [r.name, r.cron])).to.deep.equal([
+        ['dashpub-file-sweep', '17 * * * *'],
+        ['dashpub-refresh-tick', '* * * * *'],
+      ]);
+    });
+
     it('run a due scheduled refresh exactly once when both take a tick', async () => {
       const { user, token } = await userToken('sched');
       const spec = {

@@ -11,4 +11,7 @@ export class FileEntity {
 
   @Column({ type: 'integer' })
   size!: number;
+
+  @Column({ name: 'stored_at', type: 'timestamptz', default: () => 'now()' })
+  storedAt!: Date;
 }
