@@ -58,12 +58,15 @@ export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
   'service', 'localhost',
 ]);
 
+/** Handles are DNS labels with room to spare under the 63-byte limit. */
+export const HANDLE_MAX_LENGTH = 40;
+
 export function validateHandle(handle: unknown, what = 'handle'): string {
   if (typeof handle !== 'string' || handle === '') throw invalid(`${what} must be a non-empty string`);
   if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(handle)) {
     throw invalid(`${what} "${handle}" must match [a-z0-9-] and start and end with a letter or digit`);
   }
-  if (handle.length > 40) throw invalid(`${what} exceeds 40-char limit (got ${handle.length})`);
+  if (handle.length > HANDLE_MAX_LENGTH) throw invalid(`${what} exceeds ${HANDLE_MAX_LENGTH}-char limit (got ${handle.length})`);
   if (RESERVED_HANDLES.has(handle)) throw invalid(`${what} "${handle}" is reserved`);
   return handle;
 }

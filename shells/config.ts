@@ -1,4 +1,5 @@
 import type { Settings } from '../application/ports/settings.js';
+import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
 
 /** Reads DESIGN §6 settings from the environment; every default is the local one. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -20,6 +21,45 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKey: env.SECRET_KEY || null,
     serviceName: env.SERVICE_NAME ?? 'service',
     allowSignup: flag(env.ALLOW_SIGNUP, true),
+    ...oidcSettings(env),
+    trustProxyHops: proxyHops(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
+}
+
+type OidcSettings = Pick<Settings, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecret' | 'oidcName'>;
+
+/** OIDC_* settings; a half configuration is a startup error rather than a sign-in button that fails. */
+function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
+  const issuer = env.OIDC_ISSUER?.trim() || null;
+  const clientId = env.OIDC_CLIENT_ID?.trim() || null;
+  const clientSecret = env.OIDC_CLIENT_SECRET || null;
+  const name = env.OIDC_NAME?.trim() || 'single sign-on';
+  if (!issuer) {
+    if (clientId || clientSecret) throw new Error('OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set but OIDC_ISSUER is not: set OIDC_ISSUER too, or neither');
+    return { oidcIssuer: null, oidcClientId: null, oidcClientSecret: null, oidcName: name };
+  }
+  if (!clientId) throw new Error('OIDC_ISSUER is set but OIDC_CLIENT_ID is not: upstream sign-in needs the client id registered at the provider');
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`OIDC_ISSUER must be an absolute URL (got "${issuer}")`);
+  }
+  if (url.protocol !== 'https:' && !issuerMayUseHttp(issuer)) {
+    throw new Error(`OIDC_ISSUER must use https (http only on a loopback address) (got "${issuer}")`);
+  }
+  return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
+}
+
+/** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */
+function proxyHops(value: string | undefined): number {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '' || ['0', 'false', 'no', 'off'].includes(text)) return 0;
+  if (['true', 'yes', 'on'].includes(text)) return 1;
+  const hops = Number(text);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
+    throw new Error(`TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10 (got "${value}")`);
+  }
+  return hops;
 }

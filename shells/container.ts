@@ -44,6 +44,11 @@ import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.
 import { MemoryOAuthStore } from '../adapters/memory/memory-oauth-store.js';
 import { TypeormOAuthStore } from '../adapters/typeorm/typeorm-oauth-store.js';
 import { bindRefreshAndConnections } from './refresh-bindings.js';
+import { IdentityProvider } from '../application/ports/identity-provider.js';
+import { SecretSealer } from '../application/ports/secret-sealer.js';
+import { SecretBox } from '../adapters/crypto/secret-box.js';
+import { OpenIdIdentityProvider } from '../adapters/oidc/openid-identity-provider.js';
+import { UPSTREAM_CALLBACK_PATH } from '../domain/upstream-sign-in.js';
 
 export interface Closeable {
   close(): Promise<void>;
@@ -114,6 +119,20 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     .toConstantValue(options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource)));
   container.bind<TokenVerifier>(TokenVerifier).to(OAuthTokenVerifier);
   container.bind<WebSessions>(WebSessions).toService(WebSessionService);
+
+  // --- upstream sign-in (OIDC, only when configured) ---
+  // The sign-in attempt travels in a cookie sealed with its own key derived from SECRET_KEY.
+  container.bind<SecretSealer>(SecretSealer).toConstantValue(SecretBox.fromSettings(settings, 'web-app upstream sign-in attempt'));
+  if (settings.oidcIssuer && settings.oidcClientId) {
+    const provider = new OpenIdIdentityProvider({
+      issuer: settings.oidcIssuer,
+      clientId: settings.oidcClientId,
+      clientSecret: settings.oidcClientSecret,
+      displayName: settings.oidcName,
+      redirectUri: `${settings.appUrl}${UPSTREAM_CALLBACK_PATH}`,
+    });
+    container.bind<IdentityProvider>(IdentityProvider).toConstantValue(provider);
+  }
 
   // --- hosting ---
   container.bind<HostingOptions>(HostingOptions).toConstantValue({ ...DEFAULT_HOSTING_OPTIONS, ...options.hosting });

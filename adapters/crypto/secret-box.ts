@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -7,21 +7,25 @@ const VERSION = 'v1';
 /**
  * AES-256-GCM for secrets at rest (warehouse URLs). The key comes from SECRET_KEY (hashed to 32 bytes,
  * so any passphrase works) or from a key file generated once in DATA_DIR; losing it makes the stored
- * secrets unreadable, which is the point.
+ * secrets unreadable, which is the point. A `purpose` derives a separate key from the same secret
+ * (HMAC-SHA-256), so values sealed for one use (a sign-in cookie) never open as another (a warehouse URL).
  */
 export class SecretBox {
   private cached: Buffer | undefined;
 
-  private constructor(private readonly loadKey: () => string) {}
+  private constructor(
+    private readonly loadKey: () => string,
+    private readonly purpose: string | null = null,
+  ) {}
 
-  static fromKey(secret: string): SecretBox {
-    return new SecretBox(() => secret);
+  static fromKey(secret: string, purpose?: string): SecretBox {
+    return new SecretBox(() => secret, purpose ?? null);
   }
 
   /** The key file is read (or made) on first use, so commands that never touch a secret never create it. */
-  static fromSettings(settings: { secretKey: string | null; dataDir: string }): SecretBox {
-    if (settings.secretKey) return SecretBox.fromKey(settings.secretKey);
-    return new SecretBox(() => keyFile(settings.dataDir));
+  static fromSettings(settings: { secretKey: string | null; dataDir: string }, purpose?: string): SecretBox {
+    if (settings.secretKey) return SecretBox.fromKey(settings.secretKey, purpose);
+    return new SecretBox(() => keyFile(settings.dataDir), purpose ?? null);
   }
 
   seal(plaintext: string): string {
@@ -40,7 +44,10 @@ export class SecretBox {
   }
 
   private key(): Buffer {
-    this.cached ??= createHash('sha256').update(this.loadKey(), 'utf8').digest();
+    // Without a purpose the key stays what it always was, so sealed warehouse URLs keep opening.
+    this.cached ??= this.purpose === null
+      ? createHash('sha256').update(this.loadKey(), 'utf8').digest()
+      : createHmac('sha256', this.loadKey()).update(this.purpose, 'utf8').digest();
     return this.cached;
   }
 }

@@ -3,6 +3,7 @@ import { injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
 import type {
   AccountStore,
+  LinkedIdentity,
   MembershipRecord,
   Plan,
   SubdomainOwner,
@@ -22,16 +23,20 @@ export class MemoryAccountStore implements AccountStore {
   private readonly users = new Map<string, UserRecord>();
   private readonly workspaces = new Map<string, WorkspaceRecord>();
   private readonly memberships = new Map<string, MembershipRecord>();
+  /** `issuer \n subject` → user id (a newline cannot occur in an issuer URL). */
+  private readonly identities = new Map<string, string>();
 
-  async createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan }): Promise<UserRecord> {
+  async createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan; identity?: LinkedIdentity }): Promise<UserRecord> {
     if (this.nameTaken(input.handle)) throw new DomainError('conflict', `handle "${input.handle}" is taken`);
     const email = input.email.toLowerCase();
     if ([...this.users.values()].some((u) => u.email.toLowerCase() === email)) {
       throw new DomainError('conflict', `email "${input.email}" is already registered`);
     }
+    if (input.identity && this.identities.has(identityKey(input.identity))) throw identityTaken();
     const { handle, passwordHash, plan } = input;
     const user: UserRecord = { id: randomUUID(), handle, email: input.email, passwordHash, plan, createdAt: new Date() };
     this.users.set(user.id, user);
+    if (input.identity) this.identities.set(identityKey(input.identity), user.id);
     return structuredClone(user);
   }
 
@@ -103,6 +108,18 @@ export class MemoryAccountStore implements AccountStore {
     return workspace ? { kind: 'workspace', workspace: structuredClone(workspace) } : null;
   }
 
+  async findUserByIdentity(issuer: string, subject: string): Promise<UserRecord | null> {
+    const userId = this.identities.get(identityKey({ issuer, subject }));
+    return userId ? copy(this.users.get(userId)) : null;
+  }
+
+  async linkIdentity(identity: LinkedIdentity, userId: string): Promise<void> {
+    if (!this.users.has(userId)) throw new DomainError('not_found', `user ${userId} not found`);
+    const linked = this.identities.get(identityKey(identity));
+    if (linked !== undefined && linked !== userId) throw identityTaken();
+    this.identities.set(identityKey(identity), userId);
+  }
+
   private nameTaken(name: string): boolean {
     return this.userByHandle(name) !== undefined || this.workspaceBySlug(name) !== undefined;
   }
@@ -115,6 +132,11 @@ export class MemoryAccountStore implements AccountStore {
     return [...this.workspaces.values()].find((w) => w.slug === slug);
   }
 }
+
+const identityKey = ({ issuer, subject }: LinkedIdentity) => `${issuer}\n${subject}`;
+
+/** The same refusal the primary key on account_identities gives in the database. */
+const identityTaken = () => new DomainError('conflict', 'this sign-in is already linked to another account');
 
 function copy<T extends object>(value: T | undefined): T | null {
   return value ? structuredClone(value) : null;

@@ -27,6 +27,8 @@ import { Hosting1700000002000 } from './migrations/1700000002000-hosting.js';
 import { ConnectionEntity } from './entities/connection-entities.js';
 import { DashboardLiveRenderEntity, RefreshRunEntity, RefreshScheduleEntity } from './entities/refresh-entities.js';
 import { ConnectionsRefresh1700000003000 } from './migrations/1700000003000-connections-refresh.js';
+import { AccountIdentityEntity } from './entities/account-identity.js';
+import { AccountIdentities1700000006000 } from './migrations/1700000006000-account-identities.js';
 import { FileSweep1700000005000 } from './migrations/1700000005000-file-sweep.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -52,6 +54,7 @@ export const ENTITIES: MixedList<Function | string | EntitySchema> = [
   RefreshScheduleEntity,
   RefreshRunEntity,
   DashboardLiveRenderEntity,
+  AccountIdentityEntity,
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -61,4 +64,5 @@ export const MIGRATIONS: Function[] = [
   Hosting1700000002000,
   ConnectionsRefresh1700000003000,
   FileSweep1700000005000,
+  AccountIdentities1700000006000,
 ];

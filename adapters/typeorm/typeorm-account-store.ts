@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import type {
   AccountStore,
+  LinkedIdentity,
   MembershipRecord,
   Plan,
   SubdomainOwner,
@@ -14,6 +15,7 @@ import type {
 } from '../../application/ports/account-store.js';
 import { MembershipEntity } from './entities/account-membership.js';
 import { UserEntity } from './entities/account-user.js';
+import { AccountIdentityEntity } from './entities/account-identity.js';
 import { WorkspaceEntity } from './entities/account-workspace.js';
 
 /** Every change to the subdomain namespace (handles + workspace slugs) takes this one lock. */
@@ -34,7 +36,7 @@ const toWorkspace = (row: WorkspaceEntity): WorkspaceRecord => ({ id: row.id, sl
 export class TypeormAccountStore implements AccountStore {
   constructor(@inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan }): Promise<UserRecord> {
+  async createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan; identity?: LinkedIdentity }): Promise<UserRecord> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(NAMESPACE_LOCK);
       if (await nameTaken(manager, input.handle)) throw new DomainError('conflict', `handle "${input.handle}" is taken`);
@@ -53,6 +55,7 @@ export class TypeormAccountStore implements AccountStore {
         createdAt: new Date(),
       };
       await manager.getRepository(UserEntity).insert(user);
+      if (input.identity) await insertIdentity(manager, input.identity, user.id);
       return user;
     });
   }
@@ -150,6 +153,23 @@ export class TypeormAccountStore implements AccountStore {
     return workspace ? { kind: 'workspace', workspace } : null;
   }
 
+  async findUserByIdentity(issuer: string, subject: string): Promise<UserRecord | null> {
+    const link = await this.dataSource.getRepository(AccountIdentityEntity).findOneBy({ issuer, subject });
+    return link ? this.findUserById(link.userId) : null;
+  }
+
+  async linkIdentity(identity: LinkedIdentity, userId: string): Promise<void> {
+    if (!isUuid(userId)) throw new DomainError('not_found', `user ${userId} not found`);
+    try {
+      await insertIdentity(this.dataSource.manager, identity, userId);
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23503') {
+        throw new DomainError('not_found', `user ${userId} not found`);
+      }
+      throw error;
+    }
+  }
+
   private get users() {
     return this.dataSource.getRepository(UserEntity);
   }
@@ -157,6 +177,25 @@ export class TypeormAccountStore implements AccountStore {
   private get workspaces() {
     return this.dataSource.getRepository(WorkspaceEntity);
   }
+}
+
+/**
+ * Adds the (issuer, subject) link unless it exists; linking it to the same user again is a no-op, to
+ * another user a conflict (the primary key decides, so two concurrent first sign-ins cannot both win).
+ */
+async function insertIdentity(manager: EntityManager, identity: LinkedIdentity, userId: string): Promise<void> {
+  const inserted: unknown[] = await manager.query(
+    `INSERT INTO account_identities (issuer, subject, user_id, created_at) VALUES ($1, $2, $3, now())
+     ON CONFLICT (issuer, subject) DO NOTHING RETURNING user_id`,
+    [identity.issuer, identity.subject, userId],
+  );
+  if (inserted.length > 0) return;
+  // A separate statement, so it sees a link a concurrent transaction committed while this one waited.
+  const [existing]: Array<{ user_id: string }> = await manager.query(
+    `SELECT user_id FROM account_identities WHERE issuer = $1 AND subject = $2`,
+    [identity.issuer, identity.subject],
+  );
+  if (existing?.user_id !== userId) throw new DomainError('conflict', 'this sign-in is already linked to another account');
 }
 
 async function nameTaken(manager: EntityManager, name: string): Promise<boolean> {

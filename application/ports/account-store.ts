@@ -23,6 +23,12 @@ export interface MembershipRecord {
   role: WorkspaceRole;
 }
 
+/** A sign-in at an upstream OpenID Connect provider: its issuer and the provider's stable id of the person. */
+export interface LinkedIdentity {
+  issuer: string;
+  subject: string;
+}
+
 export type SubdomainOwner = { kind: 'user'; user: UserRecord } | { kind: 'workspace'; workspace: WorkspaceRecord };
 
 export const AccountStore = Symbol.for('AccountStore');
@@ -31,7 +37,8 @@ export const AccountStore = Symbol.for('AccountStore');
  * createUser and createWorkspace throw DomainError('conflict') when the name is taken by either.
  */
 export interface AccountStore {
-  createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan }): Promise<UserRecord>;
+  /** With `identity`, the user is created already linked to it, in one step (no half-made account). */
+  createUser(input: { handle: string; email: string; passwordHash: string | null; plan: Plan; identity?: LinkedIdentity }): Promise<UserRecord>;
   findUserById(id: string): Promise<UserRecord | null>;
   findUserByHandle(handle: string): Promise<UserRecord | null>;
   findUserByEmail(email: string): Promise<UserRecord | null>;
@@ -47,4 +54,12 @@ export interface AccountStore {
   listMemberships(userId: string): Promise<Array<{ workspace: WorkspaceRecord; role: WorkspaceRole }>>;
   /** Who a dashboards-host subdomain belongs to. */
   findSubdomainOwner(name: string): Promise<SubdomainOwner | null>;
+  /** The user an upstream sign-in is linked to, or null. */
+  findUserByIdentity(issuer: string, subject: string): Promise<UserRecord | null>;
+  /**
+   * Links an upstream sign-in to a user (a user may have several). Linking the same pair to the same
+   * user again changes nothing; DomainError('conflict') when it belongs to another user,
+   * DomainError('not_found') for an unknown user.
+   */
+  linkIdentity(identity: LinkedIdentity, userId: string): Promise<void>;
 }

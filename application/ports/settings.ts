@@ -13,5 +13,17 @@ export interface Settings {
   secretKey: string | null;
   serviceName: string;
   allowSignup: boolean;
+  /** Upstream OpenID Connect sign-in: issuer URL and client, all null unless OIDC_ISSUER is set. */
+  oidcIssuer: string | null;
+  oidcClientId: string | null;
+  /** Null for a public client (PKCE only). */
+  oidcClientSecret: string | null;
+  /** The provider's name on the sign-in button (`Sign in with <oidcName>`). */
+  oidcName: string;
+  /**
+   * How many reverse proxies in front of the service append to X-Forwarded-For (TRUST_PROXY). 0: the
+   * header is ignored and the client address is the socket's, since anyone can send the header.
+   */
+  trustProxyHops: number;
   logLevel: string;
 }

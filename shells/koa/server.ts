@@ -22,6 +22,7 @@ import { createAppSurface } from './app/app-surface.js';
 import { viewerRoutesFrom } from './app/viewer-routes.js';
 import { createConnectionsRoutes } from './app/connections-routes.js';
 import { dashboardsFastPathFrom } from './dashboards/fast-path.js';
+import { koaOptions } from './koa-options.js';
 
 export interface RunningServer {
   /** The address actually listened on (port 0 picks a free one). */
@@ -32,7 +33,7 @@ export interface RunningServer {
 
 /** The three surfaces behind one Koa app, routed by Host (DESIGN §1). */
 export function createKoaApp(container: Container, settings: Settings, logger: Logger = createLogger(settings)): Koa {
-  const koa = new Koa({ proxy: false });
+  const koa = new Koa(koaOptions(settings));
   const mcp = createMcpEndpoint({
     settings,
     verifier: container.get<TokenVerifier>(TokenVerifier),

@@ -151,6 +151,56 @@ export function describeAccountStoreContract(name: string, makeStore: () => Prom
       expect(await store.findSubdomainOwner(unique('nobody'))).to.equal(null);
     });
 
+    describe('linked upstream sign-ins', () => {
+      const identity = () => ({ issuer: `https://${unique('idp')}.example.com`, subject: unique('sub') });
+
+      it('links a sign-in to a user, finds the user by it, and links again idempotently', async () => {
+        const user = await addUser();
+        const other = await addUser();
+        const first = identity();
+        expect(await store.findUserByIdentity(first.issuer, first.subject)).to.equal(null);
+        await store.linkIdentity(first, user.id);
+        await store.linkIdentity(first, user.id);
+        expect(await store.findUserByIdentity(first.issuer, first.subject)).to.deep.equal(user);
+        // Issuer and subject together are the key: the same subject at another issuer is someone else.
+        expect(await store.findUserByIdentity(`${first.issuer}/other`, first.subject)).to.equal(null);
+        const second = { issuer: first.issuer, subject: unique('sub') };
+        await store.linkIdentity(second, user.id);
+        expect(await store.findUserByIdentity(second.issuer, second.subject)).to.deep.equal(user);
+        expect(await store.findUserByIdentity(first.issuer, first.subject)).to.deep.equal(user);
+        const taken = await refusal(store.linkIdentity(first, other.id));
+        expect([taken.code, taken.message]).to.deep.equal(['conflict', 'this sign-in is already linked to another account']);
+        expect(await store.findUserByIdentity(first.issuer, first.subject)).to.deep.equal(user);
+      });
+
+      it('refuses to link a sign-in to an unknown user', async () => {
+        expect((await refusal(store.linkIdentity(identity(), randomUUID()))).code).to.equal('not_found');
+        expect((await refusal(store.linkIdentity(identity(), 'not-a-uuid'))).code).to.equal('not_found');
+      });
+
+      it('creates a user already linked, and creates nothing when the sign-in is linked elsewhere', async () => {
+        const linked = identity();
+        const handle = unique('oidc');
+        const created = await store.createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan: 'free', identity: linked });
+        expect(created).to.include({ handle, passwordHash: null, plan: 'free' });
+        expect(created).to.not.have.property('identity');
+        expect(await store.findUserByIdentity(linked.issuer, linked.subject)).to.deep.equal(created);
+        const again = unique('oidc');
+        const refused = await refusal(store.createUser({ handle: again, email: `${again}@example.com`, passwordHash: null, plan: 'free', identity: linked }));
+        expect(refused.code).to.equal('conflict');
+        expect(await store.findUserByHandle(again)).to.equal(null);
+      });
+
+      it('lets exactly one of concurrent links of one sign-in win', async () => {
+        const users = await Promise.all(Array.from({ length: 4 }, () => addUser()));
+        const contested = identity();
+        const attempts = await Promise.allSettled(users.map((u) => store.linkIdentity(contested, u.id)));
+        expect(attempts.filter((a) => a.status === 'fulfilled')).to.have.length(1);
+        const winner = users[attempts.findIndex((a) => a.status === 'fulfilled')]!;
+        expect(await store.findUserByIdentity(contested.issuer, contested.subject)).to.deep.equal(winner);
+      });
+    });
+
     it('lets exactly one of many concurrent claims on one name win', async () => {
       const name = unique('race');
       const attempts = await Promise.allSettled([

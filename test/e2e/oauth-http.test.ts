@@ -7,6 +7,7 @@ import { request } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { csrfOf, startOAuthServer, WebClient, type OAuthServer } from '../support/oauth-server.js';
 import { testSettings } from '../support/settings.js';
+import { loadSettings } from '../../shells/config.js';
 
 const REDIRECT = 'http://127.0.0.1:49152/callback';
 
@@ -252,6 +253,42 @@ describe('e2e: OAuth over HTTP, settings', function () {
     } finally {
       await server.close();
     }
+  });
+
+  it('keys the registration limit on the socket address, whatever X-Forwarded-For says, unless TRUST_PROXY is set', async () => {
+    const server = await startOAuthServer();
+    try {
+      const register = (forwardedFor: string) =>
+        request({ url: `${server.url}/register`, host: server.hosts.api, method: 'POST', headers: { 'x-forwarded-for': forwardedFor }, body: { redirect_uris: [REDIRECT] } });
+      for (let i = 0; i < 30; i++) expect((await register(`198.51.100.${i}`)).status).to.equal(201);
+      expect((await register('198.51.100.200')).status).to.equal(429);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('behind TRUST_PROXY=1 keys it on the address the proxy appended, not on what the client sent before it', async () => {
+    const server = await startOAuthServer({ TRUST_PROXY: '1' });
+    try {
+      const register = (forwardedFor: string) =>
+        request({ url: `${server.url}/register`, host: server.hosts.api, method: 'POST', headers: { 'x-forwarded-for': forwardedFor }, body: { redirect_uris: [REDIRECT] } });
+      // One client rotating a forged first entry: the proxy's own entry (the last) is what counts.
+      for (let i = 0; i < 30; i++) expect((await register(`10.9.8.${i}, 203.0.113.7`)).status).to.equal(201);
+      const limited = await register('10.9.8.99, 203.0.113.7');
+      expect(limited.status).to.equal(429);
+      expect(limited.headers['retry-after']).to.equal('60');
+      // Another client behind the same proxy has its own budget.
+      expect((await register('203.0.113.8')).status).to.equal(201);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a TRUST_PROXY that is not a number of proxies, clearly', () => {
+    expect(() => loadSettings({ TRUST_PROXY: 'cloudflare' })).to.throw(
+      'TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10 (got "cloudflare")',
+    );
+    expect([loadSettings({}).trustProxyHops, loadSettings({ TRUST_PROXY: 'true' }).trustProxyHops, loadSettings({ TRUST_PROXY: '2' }).trustProxyHops]).to.deep.equal([0, 1, 2]);
   });
 
   it('honours ALLOW_SIGNUP=false', async () => {

@@ -10,6 +10,7 @@ import { hostRouter } from '../../shells/koa/host-router.js';
 import { request, type HttpResponse } from './http.js';
 import { TestClock } from './oauth-kit.js';
 import { freePort, settingsForPort } from './server.js';
+import { koaOptions } from '../../shells/koa/koa-options.js';
 
 export interface OAuthServer {
   url: string;
@@ -29,7 +30,7 @@ export async function startOAuthServer(env: NodeJS.ProcessEnv = {}): Promise<OAu
   const settings = settingsForPort(port, env);
   const clock = new TestClock(Date.now());
   const app = await buildContainer(settings, { storage: 'memory', clock });
-  const koa = new Koa({ proxy: false });
+  const koa = new Koa(koaOptions(settings));
   const refuse: Koa.Middleware = async (ctx, next) => (ctx.path.startsWith('/mcp') ? void (ctx.status = 401) : next());
   koa.use(
     hostRouter(settings, {

@@ -3,6 +3,7 @@ import type { Container } from 'inversify';
 import type Koa from 'koa';
 import { Consent } from '../../../application/auth/consent.js';
 import { Grants } from '../../../application/auth/grants.js';
+import { OidcSignIn } from '../../../application/auth/oidc-sign-in.js';
 import { WebAccounts } from '../../../application/auth/web-accounts.js';
 import { WebSessionService } from '../../../application/auth/web-session-service.js';
 import { safeReturnPath } from '../../../application/hosting/viewer-access.js';
@@ -10,6 +11,7 @@ import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError, type DomainError } from '../../../domain/errors.js';
 import { BodyTooLarge, field, readForm, type FormFields } from './forms.js';
+import { addUpstreamSignInRoutes } from './oidc-routes.js';
 import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 
@@ -37,6 +39,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
   const sessions = container.get(WebSessionService);
   const consent = container.get(Consent);
   const grants = container.get(Grants);
+  const upstream = container.get(OidcSignIn);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
   const serviceName = settings.serviceName;
   const dashboardsAt = (name: string) => `${name}.${settings.dashboardDomain}`;
@@ -44,7 +47,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
   const dashboardOrigins = [`${settings.dashboardScheme}://*.${settings.dashboardDomain}`];
   const router = new Router();
 
-  const page = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx) });
+  const page = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx), upstreamSignIn: upstream.providerName });
   const currentUser = (ctx: Koa.Context) => security.userId(ctx, sessions);
   const returnTarget = (value: string, fallback = '/account') => (value ? safeReturnPath(value) : fallback);
 
@@ -82,6 +85,17 @@ export function createAppSurface(container: Container, settings: Settings, optio
       sendPage(ctx, HTTP_STATUS[error.code] ?? 400, body, dashboardOrigins);
     }
   });
+
+  if (upstream.providerName !== null) {
+    addUpstreamSignInRoutes(router, {
+      signIn: upstream,
+      security,
+      returnTarget,
+      currentUser,
+      showSignIn: (ctx, status, input) =>
+        sendPage(ctx, status, signInPage(page(ctx), { ...input, signUpOpen: accounts.signUpOpen }), dashboardOrigins),
+    });
+  }
 
   router.get('/sign-up', async (ctx) => {
     const returnTo = returnTarget(String(ctx.query.return_to ?? ''));

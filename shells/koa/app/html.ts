@@ -67,6 +67,8 @@ button{font:inherit;font-weight:600;padding:.55rem 1.1rem;border-radius:8px;bord
 button.primary{background:var(--accent);border-color:var(--accent);color:var(--accent-fg)}
 button.link{border:0;background:none;padding:0;color:var(--accent);font-weight:inherit;text-decoration:underline;cursor:pointer}
 form.inline{display:inline;white-space:nowrap}
+a.button{display:block;text-align:center;text-decoration:none;font-weight:600;padding:.55rem 1.1rem;border-radius:8px;border:1px solid var(--line);background:var(--card);color:var(--fg)}
+.or{text-align:center;margin:1rem 0 0}
 .full{width:100%;margin-top:1.1rem}
 .who{display:flex;justify-content:space-between;align-items:center;gap:1rem;background:var(--soft);border:1px solid var(--line);border-radius:10px;padding:.6rem .9rem;font-size:.9rem}
 table{width:100%;border-collapse:collapse;font-size:.9rem}

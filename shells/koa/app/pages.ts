@@ -1,6 +1,7 @@
 import type { ConsentView } from '../../../application/auth/consent.js';
 import type { GrantView } from '../../../application/auth/grants.js';
 import type { AccountOverview } from '../../../application/auth/web-accounts.js';
+import { UPSTREAM_START_PATH } from '../../../domain/upstream-sign-in.js';
 import { html, layout, type Html } from './html.js';
 
 /** The web app's pages. No script: every action is a plain form POST carrying the CSRF token. */
@@ -8,6 +9,8 @@ import { html, layout, type Html } from './html.js';
 export interface PageContext {
   serviceName: string;
   csrf: string;
+  /** The upstream provider's name when its sign-in is offered (OIDC_NAME), else null or absent. */
+  upstreamSignIn?: string | null;
 }
 
 const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
@@ -21,8 +24,15 @@ function signInFields(ctx: PageContext, input: { returnTo: string; email?: strin
 <label class="field" for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary full" type="submit">Sign in</button>
-</form>`;
+</form>${upstreamSignInLink(ctx, input.returnTo)}`;
 }
+
+/** A plain link (works without script), next to every email and password form. */
+const upstreamSignInLink = (ctx: PageContext, returnTo: string) =>
+  ctx.upstreamSignIn
+    ? html`<p class="or muted small">or</p>
+<a class="button full" href="${UPSTREAM_START_PATH}?return_to=${encodeURIComponent(returnTo)}">Sign in with ${ctx.upstreamSignIn}</a>`
+    : null;
 
 const signUpLink = (open: boolean, returnTo: string) =>
   open ? html`<p class="muted small spaced">No account yet? <a href="/sign-up?return_to=${encodeURIComponent(returnTo)}">Create one</a></p>` : null;

@@ -6,6 +6,7 @@ import { readCookie, serializeCookie } from '../dashboards/viewer-cookies.js';
 import { contentSecurityPolicy } from './html.js';
 
 const CSRF_COOKIE_SECONDS = 7 * 24 * 60 * 60;
+const UPSTREAM_ATTEMPT_COOKIE = 'dashpub_oidc_attempt';
 
 /** Headers every web-app page carries: no framing (clickjacking), no caching, no referrer leaving the app. */
 export function setPageHeaders(ctx: Koa.Context, formTargets: string[] = []): void {
@@ -44,6 +45,7 @@ export class WebSecurity {
   readonly secure: boolean;
   private readonly appOrigin: string;
   private readonly csrfCookie: string;
+  private readonly attemptCookie: string;
 
   constructor(
     settings: Settings,
@@ -52,6 +54,7 @@ export class WebSecurity {
     this.secure = new URL(settings.appUrl).protocol === 'https:';
     this.appOrigin = new URL(settings.appUrl).origin;
     this.csrfCookie = this.secure ? '__Host-dashpub_csrf' : 'dashpub_csrf';
+    this.attemptCookie = this.secure ? `__Host-${UPSTREAM_ATTEMPT_COOKIE}` : UPSTREAM_ATTEMPT_COOKIE;
   }
 
   sessionToken(ctx: Koa.Context): string | null {
@@ -70,6 +73,23 @@ export class WebSecurity {
 
   clearSession(ctx: Koa.Context): void {
     ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', 0, this.secure));
+  }
+
+  /**
+   * The sealed upstream sign-in attempt (state, nonce, PKCE verifier, return target). SameSite=Lax is
+   * what lets it come back on the provider's top-level redirect to the callback.
+   */
+  setUpstreamAttempt(ctx: Koa.Context, sealed: string, maxAgeSeconds: number): void {
+    ctx.append('Set-Cookie', serializeCookie(this.attemptCookie, sealed, maxAgeSeconds, this.secure));
+  }
+
+  upstreamAttempt(ctx: Koa.Context): string | null {
+    return readCookie(ctx.get('cookie'), this.attemptCookie);
+  }
+
+  /** An attempt is used once, whatever its outcome. */
+  clearUpstreamAttempt(ctx: Koa.Context): void {
+    ctx.append('Set-Cookie', serializeCookie(this.attemptCookie, '', 0, this.secure));
   }
 
   /** The token for this browser's forms, setting its cookie on first use. */
