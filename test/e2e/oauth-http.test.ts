@@ -308,13 +308,17 @@ describe('e2e: OAuth over HTTP, settings', function () {
     }
   });
 
-  it('marks cookies Secure and prefixes the CSRF cookie when the app URL is https', () => {
+  it('marks cookies Secure and prefixes the CSRF and session cookies with __Host- when the app URL is https', () => {
     const security = new WebSecurity(testSettings({ appUrl: 'https://app.example.com' }), new NodeSecretTokens());
     const headers: string[] = [];
     const ctx = { get: () => '', append: (_: string, value: string) => headers.push(value), state: {} } as never;
     security.csrfToken(ctx);
     security.setSession(ctx, 'x'.repeat(43), new Date(Date.now() + 60_000));
     expect(headers[0]).to.match(/^__Host-dashpub_csrf=.*; Path=\/; .*HttpOnly; SameSite=Lax; Secure$/);
-    expect(headers[1]).to.match(/^dashpub_session=x{43}; .*HttpOnly; SameSite=Lax; Secure$/);
+    expect(headers[1]).to.match(/^__Host-dashpub_session=x{43}; Path=\/; .*HttpOnly; SameSite=Lax; Secure$/);
+    const signedIn = { get: () => `__Host-dashpub_session=${'y'.repeat(43)}; dashpub_session=planted`, append: () => 0, state: {} } as never;
+    expect(security.sessionToken(signedIn)).to.equal('y'.repeat(43));
+    const planted = { get: () => 'dashpub_session=planted', append: () => 0, state: {} } as never;
+    expect(security.sessionToken(planted)).to.equal(null);
   });
 });

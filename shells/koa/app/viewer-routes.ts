@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Container } from 'inversify';
 import type Koa from 'koa';
 import { Settings } from '../../../application/ports/settings.js';
-import { SESSION_COOKIE, WebSessions } from '../../../application/ports/web-sessions.js';
+import { sessionCookieName, WebSessions } from '../../../application/ports/web-sessions.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { isDomainError } from '../../../domain/errors.js';
 import { escapeHtml, SERVICE_PAGE_CSP } from '../dashboards/pages.js';
@@ -25,12 +25,13 @@ export function createViewerRoutes(deps: ViewerRoutesDeps): Router {
   const { settings, sessions, viewers } = deps;
   const signInUrl = deps.signInUrl ?? ((returnTo: string) => `${settings.appUrl}/sign-in?return_to=${encodeURIComponent(returnTo)}`);
   const router = new Router();
+  const sessionCookie = sessionCookieName(settings.appUrl);
 
   router.get(VIEWER_SIGN_IN_PATH, async (ctx: Koa.Context) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    const cookie = readCookie(ctx.get('cookie'), SESSION_COOKIE);
+    const cookie = readCookie(ctx.get('cookie'), sessionCookie);
     const session = cookie ? await sessions.resolve(cookie) : null;
     if (!session) {
       ctx.redirect(signInUrl(`${VIEWER_SIGN_IN_PATH}?${ctx.querystring}`));

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
-import { SESSION_COOKIE, type WebSessions } from '../../../application/ports/web-sessions.js';
+import { sessionCookieName, type WebSessions } from '../../../application/ports/web-sessions.js';
 import { readCookie, serializeCookie } from '../dashboards/viewer-cookies.js';
 import { contentSecurityPolicy } from './html.js';
 
@@ -45,6 +45,7 @@ export class WebSecurity {
   readonly secure: boolean;
   private readonly appOrigin: string;
   private readonly csrfCookie: string;
+  private readonly sessionCookie: string;
   private readonly attemptCookie: string;
 
   constructor(
@@ -54,11 +55,12 @@ export class WebSecurity {
     this.secure = new URL(settings.appUrl).protocol === 'https:';
     this.appOrigin = new URL(settings.appUrl).origin;
     this.csrfCookie = this.secure ? '__Host-dashpub_csrf' : 'dashpub_csrf';
+    this.sessionCookie = sessionCookieName(settings.appUrl);
     this.attemptCookie = this.secure ? `__Host-${UPSTREAM_ATTEMPT_COOKIE}` : UPSTREAM_ATTEMPT_COOKIE;
   }
 
   sessionToken(ctx: Koa.Context): string | null {
-    return readCookie(ctx.get('cookie'), SESSION_COOKIE);
+    return readCookie(ctx.get('cookie'), this.sessionCookie);
   }
 
   /** The signed-in user of this request, or null. */
@@ -68,11 +70,11 @@ export class WebSecurity {
   }
 
   setSession(ctx: Koa.Context, token: string, expiresAt: Date): void {
-    ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, token, (expiresAt.getTime() - Date.now()) / 1000, this.secure));
+    ctx.append('Set-Cookie', serializeCookie(this.sessionCookie, token, (expiresAt.getTime() - Date.now()) / 1000, this.secure));
   }
 
   clearSession(ctx: Koa.Context): void {
-    ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', 0, this.secure));
+    ctx.append('Set-Cookie', serializeCookie(this.sessionCookie, '', 0, this.secure));
   }
 
   /**
