@@ -101,6 +101,13 @@ export class MemoryAccountStore implements AccountStore {
       .sort(byKey((entry) => entry.workspace.slug));
   }
 
+  async listMembers(workspaceId: string): Promise<Array<{ user: UserRecord; role: WorkspaceRole }>> {
+    return [...this.memberships.values()]
+      .filter((m) => m.workspaceId === workspaceId)
+      .map((m) => ({ user: structuredClone(this.users.get(m.userId)!), role: m.role }))
+      .sort(byKey((entry) => entry.user.handle));
+  }
+
   async findSubdomainOwner(name: string): Promise<SubdomainOwner | null> {
     const user = this.userByHandle(name);
     if (user) return { kind: 'user', user: structuredClone(user) };

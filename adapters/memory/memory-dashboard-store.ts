@@ -76,6 +76,13 @@ class MemoryReads implements DashboardReads {
     return clone(this.tables.aliases.get(aliasKey(owner, slug)));
   }
 
+  async listAliases(dashboardId: string): Promise<AliasRecord[]> {
+    return [...this.tables.aliases.values()]
+      .filter((alias) => alias.dashboardId === dashboardId)
+      .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+      .map((alias) => structuredClone(alias));
+  }
+
   async getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null> {
     const version = this.tables.versions.get(versionId);
     return version?.dashboardId === dashboardId ? clone(version) : null;

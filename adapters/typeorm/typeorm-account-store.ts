@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, In, QueryFailedError, type EntityManager } from 'typeorm';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import type {
@@ -144,6 +144,15 @@ export class TypeormAccountStore implements AccountStore {
       [userId],
     );
     return rows.map((r) => ({ workspace: { id: r.id, slug: r.slug, name: r.name, createdAt: r.created_at }, role: r.role }));
+  }
+
+  async listMembers(workspaceId: string): Promise<Array<{ user: UserRecord; role: WorkspaceRole }>> {
+    if (!isUuid(workspaceId)) return [];
+    const rows = await this.dataSource.getRepository(MembershipEntity).findBy({ workspaceId });
+    const roles = new Map(rows.map((row) => [row.userId, row.role]));
+    if (roles.size === 0) return [];
+    const users = await this.users.find({ where: { id: In([...roles.keys()]) }, order: { handle: 'ASC' } });
+    return users.map((row) => ({ user: toUser(row), role: roles.get(row.id)! }));
   }
 
   async findSubdomainOwner(name: string): Promise<SubdomainOwner | null> {

@@ -70,6 +70,11 @@ class TypeormReads implements DashboardReads {
     return row ? toAlias(row) : null;
   }
 
+  async listAliases(dashboardId: string): Promise<AliasRecord[]> {
+    if (!isUuid(dashboardId)) return [];
+    return (await this.aliases.find({ where: { dashboardId }, order: { slug: 'ASC' } })).map(toAlias);
+  }
+
   async getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null> {
     if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
     const row = await this.versions.findOneBy({ id: versionId, dashboardId });

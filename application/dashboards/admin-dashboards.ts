@@ -1,9 +1,10 @@
 import { inject, injectable } from 'inversify';
-import { DomainError, invalid } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { ownerOf, type Target } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
+import { resolveOperatorTarget } from './operator-target.js';
 import { canonicalUrl } from '../../domain/urls.js';
 import { subdomainOf } from '../../domain/scope.js';
 
@@ -53,16 +54,7 @@ export class AdminDashboards {
   }
 
   private async targets(filter: { owner?: string; workspace?: string }): Promise<Target[]> {
-    if (filter.owner) {
-      const user = await this.accounts.findUserByHandle(filter.owner);
-      if (!user) throw new DomainError('not_found', `no user with handle "${filter.owner}"`);
-      return [{ kind: 'personal', userId: user.id, handle: user.handle }];
-    }
-    if (filter.workspace) {
-      const ws = await this.accounts.findWorkspaceBySlug(filter.workspace);
-      if (!ws) throw new DomainError('not_found', `workspace "${filter.workspace}" not found`);
-      return [{ kind: 'workspace', workspaceId: ws.id, slug: ws.slug }];
-    }
+    if (filter.owner || filter.workspace) return [await resolveOperatorTarget(this.accounts, filter)];
     const users = (await this.accounts.listUsers()).map((u): Target => ({ kind: 'personal', userId: u.id, handle: u.handle }));
     const workspaces = (await this.accounts.listWorkspaces()).map((w): Target => ({ kind: 'workspace', workspaceId: w.id, slug: w.slug }));
     return [...users, ...workspaces];

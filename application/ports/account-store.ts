@@ -52,6 +52,8 @@ export interface AccountStore {
   addMember(workspaceId: string, userId: string, role: WorkspaceRole): Promise<MembershipRecord>;
   findMembership(workspaceId: string, userId: string): Promise<MembershipRecord | null>;
   listMemberships(userId: string): Promise<Array<{ workspace: WorkspaceRecord; role: WorkspaceRole }>>;
+  /** A workspace's members in handle order. */
+  listMembers(workspaceId: string): Promise<Array<{ user: UserRecord; role: WorkspaceRole }>>;
   /** Who a dashboards-host subdomain belongs to. */
   findSubdomainOwner(name: string): Promise<SubdomainOwner | null>;
   /** The user an upstream sign-in is linked to, or null. */

@@ -57,6 +57,8 @@ export interface DashboardReads {
   findDashboard(owner: OwnerRef, slug: string): Promise<DashboardRecord | null>;
   findDashboardById(id: string): Promise<DashboardRecord | null>;
   findAlias(owner: OwnerRef, slug: string): Promise<AliasRecord | null>;
+  /** The aliases that redirect to one dashboard, in slug order. */
+  listAliases(dashboardId: string): Promise<AliasRecord[]>;
   getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null>;
   /** All versions of the dashboard, the current one included, newest (highest seq) first. */
   listVersions(dashboardId: string): Promise<VersionRecord[]>;

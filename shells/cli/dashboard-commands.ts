@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { AdminDashboards } from '../../application/dashboards/admin-dashboards.js';
+import { registerArchiveCommands } from './archive-commands.js';
 import { action } from './context.js';
 import { print, table } from './output.js';
 
 export function registerDashboardCommands(program: Command): void {
-  const dashboard = program.command('dashboard').description('inspect dashboards');
+  const dashboard = program.command('dashboard').description('inspect, export and import dashboards');
   dashboard
     .command('list')
     .description('list dashboards of one owner, one workspace, or everyone')
@@ -16,4 +17,5 @@ export function registerDashboardCommands(program: Command): void {
         print(options, rows, () => table(rows as unknown as Array<Record<string, unknown>>, ['owner', 'slug', 'name', 'visibility', 'url']));
       }),
     );
+  registerArchiveCommands(dashboard);
 }

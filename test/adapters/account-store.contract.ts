@@ -135,6 +135,20 @@ export function describeAccountStoreContract(name: string, makeStore: () => Prom
       expect(await store.listMemberships((await addUser()).id)).to.deep.equal([]);
     });
 
+    it('lists a workspace\'s members with their roles in handle order', async () => {
+      const tag = randomBytes(3).toString('hex');
+      const zed = await addUser(`zed-${tag}`);
+      const amy = await addUser(`amy-${tag}`);
+      const workspace = await store.createWorkspace({ slug: unique('ws'), name: 'W' });
+      expect(await store.listMembers(workspace.id)).to.deep.equal([]);
+      await store.addMember(workspace.id, zed.id, 'admin');
+      await store.addMember(workspace.id, amy.id, 'member');
+      expect(await store.listMembers(workspace.id)).to.deep.equal([
+        { user: amy, role: 'member' },
+        { user: zed, role: 'admin' },
+      ]);
+    });
+
     it('refuses a membership for an unknown user or workspace', async () => {
       const user = await addUser();
       const workspace = await store.createWorkspace({ slug: unique('ws'), name: 'W' });

@@ -188,6 +188,8 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       });
       expect(await store.findAlias(owner, 'older')).to.deep.equal({ owner, slug: 'older', dashboardId: old.record.id });
       expect(await store.findAlias(user(), 'older')).to.equal(null);
+      expect((await store.listAliases(old.record.id)).map((a) => a.slug)).to.deep.equal(['older', 'oldest']);
+      expect(await store.listAliases(randomUUID())).to.deep.equal([]);
       const duplicate = await refusal(store.transaction(owner, (tx) => tx.insertAlias({ owner, slug: 'older', dashboardId: next.record.id })));
       expect(duplicate.code).to.equal('conflict');
 

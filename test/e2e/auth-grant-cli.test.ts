@@ -1,27 +1,11 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
-
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shells/cli/main.js');
-
-function dashpub(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runDashpub as dashpub } from '../support/cli.js';
 
 describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
   this.timeout(60_000);

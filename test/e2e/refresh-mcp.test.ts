@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -13,8 +10,8 @@ import { hostRequest } from '../support/hosting-http.js';
 import { salesSpec, seedSales, sql } from '../support/refresh-fixtures.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
+import { runDashpub as dashpubCli } from '../support/cli.js';
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shells/cli/main.js');
 const SECRET_KEY = 'e2e-refresh-secret';
 
 const ALL_TOOLS = [
@@ -23,18 +20,6 @@ const ALL_TOOLS = [
   'list_workspaces', 'whoami', 'list_connections', 'introspect_schema', 'validate_cube_sql',
   'set_refresh_schedule', 'trigger_refresh', 'get_refresh_status',
 ];
-
-function dashpubCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 type CallResult = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any>; isError?: boolean };
 
