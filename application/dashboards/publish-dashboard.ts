@@ -6,7 +6,7 @@ import { applyMetadataPatch, parseMetadataPatch } from '../../domain/metadata.js
 import { parsePath } from '../../domain/names.js';
 import { defaultVisibility, ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
 import { canonicalUrl } from '../../domain/urls.js';
-import { parseConnectionRef, connectionRefText } from '../../domain/connection-ref.js';
+import { parseConnectionRef, connectionRefText, type ConnectionRef } from '../../domain/connection-ref.js';
 import { contentTypeFor } from '../../domain/content-types.js';
 import { Clock } from '../ports/clock.js';
 import { ConnectionDirectory } from '../ports/connection-directory.js';
@@ -57,7 +57,7 @@ export class PublishDashboard {
     const { slug, filename } = parsePath(args.path);
     const patch = parseMetadataPatch(args);
     const connectionGiven = args.connection !== undefined && args.connection !== null;
-    const connection = parseConnectionRef(args.connection);
+    const connection = connectionGiven ? parseConnectionRef(args.connection) : await this.keptConnection(target, slug, args);
     const dryRun = parseDryRun(args.dry_run);
     const usable = await this.connections.ensureUsable(principal, target, connection);
     const content = await this.content(principal, target, slug, filename, args, connection, dryRun);
@@ -151,6 +151,17 @@ export class PublishDashboard {
       fallbackTitle: typeof args.name === 'string' && args.name.trim() ? args.name : slug,
     });
     return { mode: 'spec', files: prepared.files, spec: prepared.spec, warnings: prepared.warnings };
+  }
+
+  /**
+   * The connection a spec runs on when the call names none: an omitted field keeps its value on
+   * republish, so an existing dashboard's queries run where they always have (and where its refreshes
+   * will run); a new dashboard, or a file, gets the default `self`.
+   */
+  private async keptConnection(target: Target, slug: string, args: Record<string, unknown>): Promise<ConnectionRef> {
+    if (args.spec === undefined || args.spec === null) return parseConnectionRef(undefined);
+    const existing = await this.store.findDashboard(ownerOf(target), slug);
+    return parseConnectionRef(existing?.connection);
   }
 }
 

@@ -86,7 +86,7 @@ describe('connections and refresh on PostgreSQL', function () {
     it('says so when there are no connections', async () => {
       const { principal } = await makeUser(app.container, 'pro');
       const r = await tools.call(principal, 'list_connections', {});
-      expect(r).to.deep.equal({ content: [{ type: 'text', text: 'You have no warehouse connections.' }] });
+      expect(r).to.deep.equal({ content: [{ type: 'text', text: 'You have no warehouse connections.' }], structuredContent: { count: 0, connections: [] } });
     });
 
     it('marks an unreachable warehouse failing, and refuses to use it with the spec text', async () => {
@@ -212,6 +212,19 @@ describe('connections and refresh on PostgreSQL', function () {
       expect(json(status).last_run).to.include({ outcome: 'failure', trigger: 'manual' });
       expect(json(status).last_run.error).to.include('does not exist');
       expect(text(status)).to.include('error: query "daily"');
+    });
+
+    it('republishes a spec on the dashboard\'s own connection when the call names none', async () => {
+      const { principal, connection } = await proWithConnection();
+      expect((await tools.call(principal, 'publish_dashboard', { path: 'kept', spec: salesSpec(), connection: connection.id })).isError).to.equal(undefined);
+      const again = await tools.call(principal, 'publish_dashboard', { path: 'kept', spec: { ...salesSpec(), title: 'Sales again' } });
+      expect(again.isError, text(again)).to.equal(undefined);
+      const store = app.container.get<DashboardStore>(DashboardStore);
+      const dashboard = (await store.findDashboard({ kind: 'user', id: principal.userId }, 'kept'))!;
+      expect(dashboard.connection).to.equal(connection.id);
+      const version = (await store.getVersion(dashboard.id, dashboard.currentVersionId))!;
+      // The warehouse's sales, not a query against `self` (which has no sales table at all).
+      expect(Buffer.from((await store.getFile(version.files['data.json']!.sha256))!).toString()).to.include('180.5');
     });
 
     it('a new publish replaces a stale live render', async () => {

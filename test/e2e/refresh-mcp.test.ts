@@ -131,6 +131,22 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
     expect(client.getInstructions()).to.contain('set_refresh_schedule');
   });
 
+  it('answers list_connections with the spec\'s text, and an empty structured copy the SDK accepts, when there are none', async () => {
+    const container = server.server.app.container;
+    const user = await container.get<AccountStore>(AccountStore).createUser({ handle: 'newcomer', email: 'newcomer@example.com', passwordHash: null, plan: 'free' });
+    const { access_token: token } = await mintAccessToken(container, { userId: user.id, lock: { kind: 'personal' } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.settings.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    const newcomer = new Client({ name: 'dashpub-refresh-e2e-newcomer', version: '1.0.0' });
+    await newcomer.connect(transport);
+    try {
+      const result = await newcomer.callTool({ name: 'list_connections', arguments: {} });
+      expect(result.content).to.deep.equal([{ type: 'text', text: 'You have no warehouse connections.' }]);
+      expect(result.structuredContent).to.deep.equal({ count: 0, connections: [] });
+    } finally {
+      await newcomer.close();
+    }
+  });
+
   it('finds the warehouse, checks SQL, publishes a refreshable dashboard and refreshes it when the data changes', async () => {
     const listed = await ok('list_connections', {});
     expect(listed.structuredContent!.connections.map((c: { id: string }) => c.id)).to.deep.equal([connectionId]);

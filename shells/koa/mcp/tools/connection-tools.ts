@@ -45,7 +45,9 @@ export function connectionTools(container: Container): ToolDefinition[] {
       annotations: READ,
       async call(principal) {
         const connections = await queries.list(principal);
-        if (connections.length === 0) return textOnly('You have no warehouse connections.');
+        // The spec's exact text alone, plus the (empty) structured copy: a tool that declares an
+        // outputSchema must return structuredContent or the MCP SDK client refuses the result.
+        if (connections.length === 0) return { ...textOnly('You have no warehouse connections.'), structuredContent: { count: 0, connections: [] } };
         const lines = [`${connections.length} warehouse connection(s):`, ...connections.map((c) => `- ${c.label} (${c.id}): ${c.status}`)];
         return answer(lines, { count: connections.length, connections }, true);
       },
