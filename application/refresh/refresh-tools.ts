@@ -76,7 +76,8 @@ export class RefreshTools {
   }
 
   async trigger(principal: Principal, args: Record<string, unknown>) {
-    if (principal.lock.kind === 'workspace') throw triggerRefreshWorkspaceRefusal();
+    const workspaceNamed = typeof args.workspace === 'string' ? args.workspace.trim() !== '' : args.workspace !== undefined && args.workspace !== null;
+    if (principal.lock.kind === 'workspace' || workspaceNamed) throw triggerRefreshWorkspaceRefusal();
     const target = await this.scopes.resolve(principal, undefined);
     if (target.kind !== 'personal') throw triggerRefreshWorkspaceRefusal();
     const slug = validateSlug(args.slug);

@@ -303,6 +303,7 @@ describe('connections and refresh on PostgreSQL', function () {
       );
       const withWorkspace = await tools.call(principal, 'trigger_refresh', { slug: 'team', workspace: workspace.slug });
       expect(withWorkspace.isError).to.equal(true);
+      expect(text(withWorkspace)).to.equal(text(trigger));
     });
   });
 

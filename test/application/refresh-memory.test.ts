@@ -53,7 +53,8 @@ describe('refresh with memory storage: self spec, trigger budget, static dashboa
     const { principal } = await makeUser(app.container, 'free');
     const r = await tools.call(principal, 'trigger_refresh', { slug: 'x', workspace: 'team' });
     expect(r.isError).to.equal(true);
-    expect(text(r)).to.include('workspace');
+    expect(text(r)).to.equal("Triggering a refresh on demand isn't available for workspace dashboards yet - it works on personal dashboards only.");
+    expect((await tools.call(principal, 'trigger_refresh', { slug: 'x', workspace: 5 })).content[0]!.text).to.equal(text(r));
     const s = await tools.call(principal, 'get_refresh_status', { slug: 'x', workspace: 'team' });
     expect(text(s)).to.match(/^This connection is authorized for your personal account only/);
   });

@@ -161,6 +161,9 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     expect(await refusalText(ada, 'publish_dashboard', { path: 'a'.repeat(65), body: 'x' })).to.equal('slug exceeds 64-char limit (got 65)');
     expect(await refusalText(ada, 'publish_dashboard', { path: 'ok', body: 'x', name: '  ' })).to.equal('name must be a non-empty string');
     expect(await refusalText(ada, 'publish_dashboard', { path: 'ok', body: 'x', chart: '' })).to.equal('chart must be a non-empty string');
+    expect(await refusalText(ada, 'update_dashboard', { slug: 'zeta', name: 5 })).to.equal('name must be a non-empty string');
+    expect(await refusalText(ada, 'publish_dashboard', { path: 'ok', body: 'x', chart: ['line'] })).to.equal('chart must be a non-empty string');
+    expect(await refusalText(ada, 'publish_dashboard', { path: 'ok', body: 'x', tags: ['a', null] })).to.equal('tags[1] must be a string (got object)');
     expect(await refusalText(ada, 'publish_dashboard', { path: 'ok', body: 'x', visibility: 'team' })).to.contain('visibility');
     expect(await refusalText(ada, 'publish_dashboard', { path: 'ok', body: 'x', connection: 'warehouse' })).to.match(
       /^connection "warehouse" is not a valid connection; pass "self"/,
@@ -185,6 +188,8 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     expect(jsonBlock(who.text).lock).to.include({ kind: 'workspace', workspace: 'team' });
     const spaces = await call(ada, 'list_workspaces');
     expect(jsonBlock(spaces.text).workspaces.map((w: any) => w.slug)).to.deep.equal(['team']);
+    // A personal lock refuses any workspace argument, here too (the spec's scope rules).
+    expect(await refusalText(ada, 'list_workspaces', { workspace: 'team' })).to.match(/^This connection is authorized for your personal account only/);
   });
 
   it('serves resources: list, templates and read, with -32602 and -32002', async () => {

@@ -1,4 +1,3 @@
-import { typeName } from '../../../domain/errors.js';
 
 /**
  * Structural checks of tool arguments against a tool's inputSchema, run before the tool so that no use
@@ -107,7 +106,7 @@ export function checkValue(name: string, value: unknown, schema: JsonSchema): st
       const element = value[i];
       if (itemTypes.length > 0 && !itemTypes.some((t) => matchesType(element, t)) && !items.enum && !items.anyOf && !items.oneOf) {
         // The spec's form: `tags[<i>] must be a string (got <typeof>)`.
-        return `${name}[${i}] must be ${describeType(itemTypes, items)} (got ${typeName(element)})`;
+        return `${name}[${i}] must be ${describeType(itemTypes, items)} (got ${typeof element})`;
       }
       const problem = checkValue(`${name}[${i}]`, element, items);
       if (problem) return problem;
@@ -121,13 +120,27 @@ export function checkValue(name: string, value: unknown, schema: JsonSchema): st
 
 const allowsNull = (schema: JsonSchema) => typesOf(schema).includes('null') || (Array.isArray(schema.enum) && schema.enum.includes(null));
 
-function checkObject(prefix: string, value: Record<string, unknown>, schema: JsonSchema, closed: boolean): string | null {
+/** Top-level exceptions a tool declares (see ToolDefinition): arguments left to its use case. */
+export interface ArgumentExceptions {
+  selfChecked: readonly string[];
+  undeclared: readonly string[];
+}
+
+const NO_EXCEPTIONS: ArgumentExceptions = { selfChecked: [], undeclared: [] };
+
+function checkObject(
+  prefix: string,
+  value: Record<string, unknown>,
+  schema: JsonSchema,
+  closed: boolean,
+  exceptions: ArgumentExceptions = NO_EXCEPTIONS,
+): string | null {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const label = (key: string) => (prefix ? `${prefix}.${key}` : key);
   if (closed) {
     for (const key of Object.keys(value)) {
-      if (!Object.hasOwn(properties, key)) {
+      if (!Object.hasOwn(properties, key) && !exceptions.undeclared.includes(key)) {
         const accepted = Object.keys(properties);
         return `unknown argument "${label(key)}"${accepted.length ? `; accepted: ${accepted.join(', ')}` : '; this takes no arguments'}`;
       }
@@ -142,7 +155,7 @@ function checkObject(prefix: string, value: Record<string, unknown>, schema: Jso
     const given = value[key];
     // Null means "not given" for an optional argument (the spec's metadata semantics: omitted or null keeps).
     if (given === undefined || given === null) continue;
-    if (!prefix && SCOPE_CHECKED_ARGUMENTS.has(key)) continue;
+    if (!prefix && (SCOPE_CHECKED_ARGUMENTS.has(key) || exceptions.selfChecked.includes(key))) continue;
     const problem = checkValue(label(key), given, propertySchema);
     if (problem) return problem;
   }
@@ -153,6 +166,6 @@ function checkObject(prefix: string, value: Record<string, unknown>, schema: Jso
  * Checks a tool's whole argument object. Unknown top-level arguments are always refused, whatever the
  * schema's additionalProperties says: a misspelt argument silently ignored would publish the wrong thing.
  */
-export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema): string | null {
-  return checkObject('', args, inputSchema, true);
+export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema, exceptions: ArgumentExceptions = NO_EXCEPTIONS): string | null {
+  return checkObject('', args, inputSchema, true, exceptions);
 }

@@ -31,11 +31,21 @@ export interface ToolDefinition {
   /** Declared by every tool that returns structuredContent; the payload must satisfy it. */
   outputSchema?: JsonSchema;
   annotations: ToolAnnotations;
+  /**
+   * Declared arguments whose type the use case checks itself, because the spec words that refusal
+   * (`name must be a non-empty string`, not the structural `name must be a string`).
+   */
+  selfCheckedArguments?: readonly string[];
+  /**
+   * Arguments accepted although the inputSchema does not offer them, so the use case can refuse them
+   * with the spec's own text instead of "unknown argument" (trigger_refresh's `workspace`).
+   */
+  undeclaredArguments?: readonly string[];
   call(principal: Principal, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
 /** What tools/list shows of a tool. */
-export type ToolDescriptor = Omit<ToolDefinition, 'call'>;
+export type ToolDescriptor = Omit<ToolDefinition, 'call' | 'selfCheckedArguments' | 'undeclaredArguments'>;
 
 export interface ToolRegistryLogger {
   warn(data: object, message: string): void;
@@ -97,7 +107,10 @@ export class ToolRegistry {
     if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('Invalid params: "arguments" must be an object');
     const argumentObject = args as Record<string, unknown>;
 
-    const problem = checkArguments(argumentObject, tool.inputSchema);
+    const problem = checkArguments(argumentObject, tool.inputSchema, {
+      selfChecked: tool.selfCheckedArguments ?? [],
+      undeclared: tool.undeclaredArguments ?? [],
+    });
     if (problem) return errorResult(problem);
 
     if (!(await this.allowed(tool.name, principal.userId))) return errorResult(toolRateLimited(tool.name).message);

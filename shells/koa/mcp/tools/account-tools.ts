@@ -15,8 +15,8 @@ export function accountTools(container: Container): ToolSpec[] {
       description: 'The workspaces you belong to, with your role, and which of them this authorization may act on.',
       inputSchema: { type: 'object', properties: { workspace: workspaceArg }, additionalProperties: false },
       annotations: READ,
-      async call(principal) {
-        const r = await accounts.listWorkspaces(principal);
+      async call(principal, args) {
+        const r = await accounts.listWorkspaces(principal, args);
         const lines =
           r.count === 0
             ? ['You belong to no workspaces.', r.lock.description]

@@ -27,6 +27,9 @@ const metadataArgs = {
   connection: nullableString('"self" (default) or the id of a warehouse connection, for refreshable dashboards.'),
 };
 
+/** The spec words these refusals itself (`name must be a non-empty string`), whatever the wrong value's type. */
+const METADATA_SELF_CHECKED = ['name', 'chart'] as const;
+
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
@@ -84,6 +87,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       ),
       outputSchema: publishOutput,
       annotations: { ...WRITE, idempotentHint: false },
+      selfCheckedArguments: METADATA_SELF_CHECKED,
       async call(principal, args) {
         const r = await publish.execute(principal, args);
         const lines = r.dry_run
@@ -101,6 +105,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
         'Change a dashboard\'s name, tags, chart, visibility or connection without publishing content. Omitted or null fields keep their value; tags: [] clears tags.',
       inputSchema: object({ slug: slugArg, ...metadataArgs, workspace: workspaceArg }, ['slug']),
       annotations: { ...WRITE, idempotentHint: true },
+      selfCheckedArguments: METADATA_SELF_CHECKED,
       async call(principal, args) {
         const r = await update.execute(principal, args);
         return answer([`Updated ${r.changed.join(', ')} of "${r.dashboard.name}" at ${r.dashboard.url}.`, ...warningLines(r.warnings)], r);

@@ -55,6 +55,8 @@ export function refreshTools(container: Container): ToolDefinition[] {
         'Check the outcome with get_refresh_status.',
       inputSchema: object({ slug: slugArg }, ['slug']),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      // Not offered (the one tool without a workspace target), but refused with the spec's text when sent.
+      undeclaredArguments: ['workspace'],
       async call(principal, args) {
         const r = await refresh.trigger(principal, args);
         const line = r.queued
