@@ -5,6 +5,8 @@ export const DEFAULT_FILENAME = 'index.html';
 
 const SLUG_PATTERN = /^[a-z0-9-]+$/;
 const FILENAME_PATTERN = /^[a-z0-9._-]+$/;
+/** The common file-system limit; the dashboards host serves nothing longer. */
+export const FILENAME_MAX_LENGTH = 255;
 
 /**
  * Slugs the dashboards host itself answers on, so a dashboard there would be shadowed.
@@ -27,6 +29,7 @@ export function validateFilename(filename: string): string {
   if (filename === '' || !FILENAME_PATTERN.test(filename) || filename === '.' || filename === '..') {
     throw invalid(`filename "${filename}" must match [a-z0-9._-]`);
   }
+  if (filename.length > FILENAME_MAX_LENGTH) throw invalid(`filename exceeds ${FILENAME_MAX_LENGTH}-char limit (got ${filename.length})`);
   return filename;
 }
 

@@ -33,7 +33,9 @@ export class RegisterClient {
 
   async execute(body: unknown, clientIp: string): Promise<RegisteredClient> {
     const { points } = RATE_LIMITS.register;
-    if (!(await this.limiter.consume('register', clientIp, points, RATE_WINDOW_SECONDS))) throw registrationRateLimited();
+    // Limits fail open (as the tools' do): an unreachable Redis must not stop sign-ups.
+    const allowed = await this.limiter.consume('register', clientIp, points, RATE_WINDOW_SECONDS).catch(() => true);
+    if (!allowed) throw registrationRateLimited();
     const registration = parseClientRegistration(body);
     const createdAt = this.clock.now();
     const id = randomUUID();

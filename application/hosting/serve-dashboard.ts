@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { Visibility } from '../../domain/metadata.js';
-import { DEFAULT_FILENAME } from '../../domain/names.js';
+import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import { canonicalUrl } from '../../domain/urls.js';
 import { Settings } from '../ports/settings.js';
 import { HostingCatalog, type Site } from './hosting-catalog.js';
@@ -40,7 +40,7 @@ export type HostingOutcome =
   | { kind: 'not_found' };
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
-const FILENAME = /^[a-z0-9._-]{1,255}$/;
+const FILENAME = new RegExp(`^[a-z0-9._-]{1,${FILENAME_MAX_LENGTH}}$`);
 const NOT_FOUND: HostingOutcome = { kind: 'not_found' };
 
 /**

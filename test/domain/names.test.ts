@@ -40,6 +40,8 @@ describe('domain: slug, filename and path', () => {
     expect(validateFilename('data.v2.json')).to.equal('data.v2.json');
     expect(refusal(() => validateFilename('Data.json')).message).to.equal('filename "Data.json" must match [a-z0-9._-]');
     expect(refusal(() => validateFilename('..')).message).to.equal('filename ".." must match [a-z0-9._-]');
+    expect(validateFilename(`${'a'.repeat(250)}.html`)).to.have.length(255);
+    expect(refusal(() => validateFilename(`${'a'.repeat(251)}.html`)).message).to.equal('filename exceeds 255-char limit (got 256)');
   });
 
   it('reads a bare slug as <slug>/index.html', () => {

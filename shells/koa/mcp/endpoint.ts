@@ -129,7 +129,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
     } catch (err) {
       if (!(err instanceof BodyTooLarge)) throw err;
       ctx.set('connection', 'close');
-      return json(ctx, 413, errorResponse(null, INVALID_REQUEST, `Invalid Request: payload too large: the request body exceeds ${maxBodyBytes} bytes`));
+      return json(ctx, 413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`));
     }
     let body: unknown;
     try {
