@@ -3,7 +3,8 @@ import { checkNamedVersionRoom, parseVersionName, VERSIONS_LISTED } from '../../
 import { validateVersionId } from '../../domain/ids.js';
 import { validateSlug } from '../../domain/names.js';
 import { DomainError, invalid } from '../../domain/errors.js';
-import { ownerOf } from '../../domain/scope.js';
+import { ownerOf, subdomainOf } from '../../domain/scope.js';
+import { canonicalUrl } from '../../domain/urls.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardReads } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
@@ -46,7 +47,7 @@ export class DashboardVersions {
     return { slug: loaded.dashboard.slug, url: view.url, current_version_id: loaded.dashboard.currentVersionId, count: snapshots.length, versions: snapshots };
   }
 
-  async get(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; version: VersionView; body: BodyView | null }> {
+  async get(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; version: VersionView; body: BodyView | null }> {
     const target = await this.scopes.resolve(principal, args.workspace);
     const slug = validateSlug(args.slug);
     const versionId = validateVersionId(args.version_id);
@@ -55,13 +56,14 @@ export class DashboardVersions {
     const version = await findVersion(this.store, loaded, slug, versionId);
     return {
       slug: loaded.dashboard.slug,
+      url: canonicalUrl(this.settings, subdomainOf(target), loaded.dashboard.slug),
       version: versionView(version, loaded.dashboard.currentVersionId),
       body: includeBody ? await readBody(this.store, version.files, pickFilename(args.filename, version.files)) : null,
     };
   }
 
   /** Names (protects from the prune) or, with null, unnames a version. */
-  async name(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; version: VersionView }> {
+  async name(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; version: VersionView }> {
     const target = await this.scopes.resolve(principal, args.workspace);
     const slug = validateSlug(args.slug);
     const versionId = validateVersionId(args.version_id);
@@ -78,7 +80,7 @@ export class DashboardVersions {
       if (name === null) {
         await pruneSnapshots(tx, loaded.dashboard.id, loaded.dashboard.currentVersionId, versions.map((v) => (v.id === version.id ? { ...v, name } : v)));
       }
-      return { slug, version: versionView({ ...version, name }, loaded.dashboard.currentVersionId) };
+      return { slug, url: canonicalUrl(this.settings, subdomainOf(target), slug), version: versionView({ ...version, name }, loaded.dashboard.currentVersionId) };
     });
   }
 

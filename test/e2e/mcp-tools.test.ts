@@ -129,8 +129,11 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     const oldId = listed.structuredContent.versions[0].version_id;
     const named = await call(ada, 'update_dashboard_version', { slug: 'zeta', version_id: oldId, name: 'first cut' });
     expect(jsonBlock(named.text).version.name).to.equal('first cut');
+    const zetaUrl = `http://${adaHandle}.${server.settings.dashboardDomain}/zeta`;
+    expect(named.text).to.contain(`of ${zetaUrl} "first cut"`);
     const preview = await call(ada, 'get_dashboard_version', { slug: 'zeta', version_id: oldId });
     expect(jsonBlock(preview.text).body.content).to.equal('z');
+    expect(preview.text).to.contain(`of ${zetaUrl}.`);
     const restored = await call(ada, 'restore_dashboard_version', { slug: 'zeta', version_id: oldId });
     expect(restored.text).to.contain(`http://${adaHandle}.${server.settings.dashboardDomain}/zeta`);
     const got = await call(ada, 'get_dashboard', { slug: 'zeta', include_body: true });

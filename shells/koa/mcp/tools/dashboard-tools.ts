@@ -200,7 +200,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: READ,
       async call(principal, args) {
         const r = await versions.get(principal, args);
-        return answer([`Version ${r.version.version_id} (#${r.version.seq}) of "${r.slug}"${r.version.current ? ', the current one' : ''}.`], r);
+        return answer([`Version ${r.version.version_id} (#${r.version.seq}) of ${r.url}${r.version.current ? ', the current one' : ''}.`], r);
       },
     },
     {
@@ -216,8 +216,8 @@ export function dashboardTools(container: Container): ToolSpec[] {
       async call(principal, args) {
         const r = await versions.name(principal, args);
         const line = r.version.name
-          ? `Named version ${r.version.version_id} of "${r.slug}" "${r.version.name}"; it is kept until unnamed.`
-          : `Removed the name of version ${r.version.version_id} of "${r.slug}"; it may now be pruned like any snapshot.`;
+          ? `Named version ${r.version.version_id} of ${r.url} "${r.version.name}"; it is kept until unnamed.`
+          : `Removed the name of version ${r.version.version_id} of ${r.url}; it may now be pruned like any snapshot.`;
         return answer([line], r);
       },
     },
