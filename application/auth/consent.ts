@@ -98,10 +98,13 @@ export class Consent {
 
   /** Allow access: answers where to send the browser (the client's redirect URI with the code). */
   async approve(input: { requestHandle: string; userId: string; target: unknown }): Promise<{ location: string }> {
+    // The user and membership are read before the transaction opens: the account store is another
+    // session, and the embedded database serves one session at a time, so reading it inside would wait
+    // for this very transaction to end.
+    const lock = await this.lockFor(input.userId, input.target);
     return this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const request = await this.pending(tx, input.requestHandle);
-      const lock = await this.lockFor(input.userId, input.target);
       const grantId = randomUUID();
       await tx.insertGrant({
         id: grantId,
