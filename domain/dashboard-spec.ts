@@ -343,6 +343,9 @@ export function columnProblems(spec: DashboardSpec, data: Record<string, readonl
   return problems;
 }
 
+/** The files a spec renders to; a file published over one of them replaces the render. */
+export const RENDERED_FILES: readonly string[] = ['index.html', 'data.json'];
+
 /** A spec with queries runs on its connection; one with only inline data is static. */
 export function isRefreshable(spec: DashboardSpec): boolean {
   return queryIds(spec).length > 0;

@@ -8,6 +8,7 @@ import { defaultVisibility, ownerOf, subdomainOf, type Target } from '../../doma
 import { canonicalUrl } from '../../domain/urls.js';
 import { parseConnectionRef, connectionRefText, type ConnectionRef } from '../../domain/connection-ref.js';
 import { contentTypeFor } from '../../domain/content-types.js';
+import { RENDERED_FILES } from '../../domain/dashboard-spec.js';
 import { Clock } from '../ports/clock.js';
 import { ConnectionDirectory } from '../ports/connection-directory.js';
 import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
@@ -39,6 +40,10 @@ interface Content {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const renderReplacedWarning = (filename: string) =>
+  `${filename} replaces the page rendered from this dashboard's spec, so the dashboard is now static and no longer refreshes; ` +
+  'publish a spec again to make it refreshable.';
 
 /** publish_dashboard: writes one file (body mode) or a rendered spec, and makes a new current version. */
 @injectable()
@@ -100,7 +105,11 @@ export class PublishDashboard {
             createdAt: now,
             updatedAt: now,
           };
-      const spec = content.mode === 'spec' ? content.spec : (previous?.spec ?? null);
+      // A page of the user's own over the rendered one makes the dashboard static: a refresh would
+      // otherwise render the spec over it again.
+      const replacesRender = content.mode === 'body' && (previous?.spec ?? null) !== null && RENDERED_FILES.includes(filename);
+      const spec = content.mode === 'spec' ? content.spec : replacesRender ? null : (previous?.spec ?? null);
+      if (replacesRender) warnings.push(renderReplacedWarning(filename));
       if (dryRun) {
         return { mode: content.mode, dry_run: true, created: !existing, version_id: null, path, bytes, dashboard: null, url: this.url(target, slug), warnings };
       }

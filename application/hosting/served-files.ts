@@ -5,7 +5,7 @@ import { LiveFiles } from '../refresh/live-files.js';
 /**
  * What the dashboards host serves for a dashboard right now: the one place that decides, so the host,
  * get_dashboard and resources/read return the same bytes. A refreshed spec dashboard serves its last
- * good live render; anything else serves its current version's files.
+ * good live render (with the version's other files); anything else serves its current version's files.
  */
 @injectable()
 export class ServedFiles {
@@ -16,10 +16,13 @@ export class ServedFiles {
 
   /** The filename → file manifest being served, or null when the dashboard has no readable version. */
   async manifest(dashboard: DashboardRecord): Promise<Manifest | null> {
-    const live = await this.live.liveFilesFor(dashboard);
-    if (live) return live;
-    const version = await this.store.getVersion(dashboard.id, dashboard.currentVersionId);
-    return version ? version.files : null;
+    const [live, version] = await Promise.all([
+      this.live.liveFilesFor(dashboard),
+      this.store.getVersion(dashboard.id, dashboard.currentVersionId),
+    ]);
+    if (!version) return null;
+    // A refresh re-renders only the spec's own files; any other file published beside them stays.
+    return live ? { ...version.files, ...live } : version.files;
   }
 
   async bytes(sha256: string): Promise<Uint8Array | null> {

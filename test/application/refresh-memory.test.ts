@@ -5,6 +5,8 @@ import { json, makeUser, registry, text } from '../support/refresh-fixtures.js';
 import { RefreshOptions } from '../../application/refresh/refresh-options.js';
 import { MemoryRefreshQueue } from '../../adapters/jobs/memory-refresh-queue.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
+import { DashboardStore } from '../../application/ports/dashboard-store.js';
+import { ServedFiles } from '../../application/hosting/served-files.js';
 
 const selfSpec = {
   title: 'My dashboards',
@@ -39,6 +41,31 @@ describe('refresh with memory storage: self spec, trigger budget, static dashboa
     expect(status.last_run).to.include({ outcome: 'success', rows: 1, trigger: 'manual' });
     const over = await tools.call(principal, 'trigger_refresh', { slug: 'mine' });
     expect(over).to.deep.equal({ content: [{ type: 'text', text: 'Too many refresh triggers right now. Wait about a minute and try again.' }], isError: true });
+  });
+
+  it('keeps files published beside a spec across refreshes, and turns static when a page replaces the render', async () => {
+    const { user, principal } = await makeUser(app.container, 'free');
+    expect((await tools.call(principal, 'publish_dashboard', { path: 'mixed', spec: selfSpec })).isError).to.equal(undefined);
+    expect((await tools.call(principal, 'publish_dashboard', { path: 'mixed/notes.txt', body: 'read me' })).isError).to.equal(undefined);
+    const refreshed = async () => {
+      await app.container.get(MemoryRefreshQueue).idle();
+      const store = app.container.get<DashboardStore>(DashboardStore);
+      const dashboard = (await store.findDashboard({ kind: 'user', id: user.id }, 'mixed'))!;
+      return (await app.container.get(ServedFiles).manifest(dashboard))!;
+    };
+    expect(text(await tools.call(principal, 'trigger_refresh', { slug: 'mixed' }))).to.match(/^Queued a refresh/);
+    const served = await refreshed();
+    expect(Object.keys(served).sort()).to.deep.equal(['data.json', 'index.html', 'notes.txt']);
+    expect(json(await tools.call(principal, 'get_refresh_status', { slug: 'mixed' })).last_run).to.include({ outcome: 'success' });
+
+    const own = await tools.call(principal, 'publish_dashboard', { path: 'mixed', body: '<h1>my own page</h1>' });
+    expect(text(own)).to.contain(
+      "index.html replaces the page rendered from this dashboard's spec, so the dashboard is now static and no longer refreshes; publish a spec again to make it refreshable.",
+    );
+    expect(json(await tools.call(principal, 'get_refresh_status', { slug: 'mixed' }))).to.include({ refreshable: false });
+    expect(text(await tools.call(principal, 'trigger_refresh', { slug: 'mixed' }))).to.include('is static');
+    const page = (await refreshed())['index.html']!;
+    expect(Buffer.from((await app.container.get(ServedFiles).bytes(page.sha256))!).toString()).to.equal('<h1>my own page</h1>');
   });
 
   it('refuses to schedule or trigger a static dashboard, and names a missing one', async () => {
