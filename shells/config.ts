@@ -21,6 +21,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKey: env.SECRET_KEY || null,
     serviceName: env.SERVICE_NAME ?? 'service',
     allowSignup: flag(env.ALLOW_SIGNUP, true),
+    allowPrivateWarehouses: flag(env.ALLOW_PRIVATE_WAREHOUSES, false),
     ...oidcSettings(env),
     trustProxyHops: proxyHops(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -26,6 +26,9 @@ import { TypeormRefreshStateStore } from '../adapters/typeorm/typeorm-refresh-st
 import { TypeormFileSweeper } from '../adapters/typeorm/typeorm-file-sweeper.js';
 import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../application/ports/file-sweeper.js';
 import { PgWarehouse } from '../adapters/warehouse/pg-warehouse.js';
+import { DnsWarehouseAddressPolicy, type ServiceDatabase } from '../adapters/warehouse/dns-address-policy.js';
+import { WarehouseAddressPolicy } from '../application/ports/network-policy.js';
+import { PolicedWarehouse } from '../application/connections/policed-warehouse.js';
 import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandbox.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
@@ -48,7 +51,9 @@ export async function bindRefreshAndConnections(
   if (!container.isBound(PageRenderer)) container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
   container.bind<RefreshOptions>(RefreshOptions).toConstantValue(refreshOptionsFromEnv());
   const validator = container.get<SqlValidator>(SqlValidator);
-  container.bind<Warehouse>(Warehouse).toConstantValue(new PgWarehouse(validator));
+  const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase: serviceDatabase(container, settings, options) });
+  container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
+  container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));
   const sandbox = new PgliteMetricsSandbox(validator);
   closers.push(() => sandbox.close());
   container.bind<MetricsSandbox>(MetricsSandbox).toConstantValue(sandbox);
@@ -92,4 +97,15 @@ export async function bindRefreshAndConnections(
       sweepFiles: async () => void (await sweeper.sweep(FILE_SWEEP_GRACE_SECONDS)),
     });
   }
+}
+
+/**
+ * The database this container stores everything in, which no warehouse URL may name: DATABASE_URL, or
+ * the embedded database's loopback URL (the one the data source actually opened, attached or started).
+ */
+function serviceDatabase(container: Container, settings: Settings, options: RefreshBuildOptions): ServiceDatabase | null {
+  if (options.storage === 'memory') return null;
+  const url = (container.get(DataSource).options as { url?: string }).url;
+  if (!url) throw new Error('the warehouse address policy needs the service database URL');
+  return { url, anyDatabaseName: settings.databaseUrl === null };
 }

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 
 const VERSION = 'v1';
 
+export const SECRET_KEY_REQUIRED =
+  'SECRET_KEY must be set when DATABASE_URL is: every instance and the dashpub CLI work on the one database, ' +
+  'so they need the one key that encrypts warehouse credentials (any long random string, the same everywhere).';
+
 /**
  * AES-256-GCM for secrets at rest (warehouse URLs). The key comes from SECRET_KEY (hashed to 32 bytes,
  * so any passphrase works) or from a key file generated once in DATA_DIR; losing it makes the stored
@@ -22,9 +26,19 @@ export class SecretBox {
     return new SecretBox(() => secret, purpose ?? null);
   }
 
-  /** The key file is read (or made) on first use, so commands that never touch a secret never create it. */
-  static fromSettings(settings: { secretKey: string | null; dataDir: string }, purpose?: string): SecretBox {
+  /**
+   * The key file is read (or made) on first use, so commands that never touch a secret never create it.
+   * On PostgreSQL there is no key file: instances and the CLI share the database but not a data
+   * directory, so a generated key would differ between them and each would fail to open what another
+   * sealed. SECRET_KEY is then required, and its absence is said plainly on first use.
+   */
+  static fromSettings(settings: { secretKey: string | null; dataDir: string; databaseUrl?: string | null }, purpose?: string): SecretBox {
     if (settings.secretKey) return SecretBox.fromKey(settings.secretKey, purpose);
+    if (settings.databaseUrl) {
+      return new SecretBox(() => {
+        throw new Error(SECRET_KEY_REQUIRED);
+      }, purpose ?? null);
+    }
     return new SecretBox(() => keyFile(settings.dataDir), purpose ?? null);
   }
 

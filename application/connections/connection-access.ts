@@ -6,6 +6,7 @@ import type { ConnectionDirectory } from '../ports/connection-directory.js';
 import { ConnectionStore, type ConnectionRecord } from '../ports/connection-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { SelfMetrics, Warehouse, type SqlTarget } from '../ports/warehouse.js';
+import { ManageConnections } from './manage-connections.js';
 
 export const personalConnectionOnWorkspaceWarning = (label: string) =>
   `the connection "${label}" belongs to your personal account, so this workspace dashboard can never refresh: ` +
@@ -26,6 +27,7 @@ export class ConnectionAccess implements ConnectionDirectory {
     @inject(ConnectionStore) private readonly store: ConnectionStore,
     @inject(Warehouse) private readonly warehouse: Warehouse,
     @inject(SelfMetrics) private readonly self: SelfMetrics,
+    @inject(ManageConnections) private readonly manage: ManageConnections,
   ) {}
 
   async ensureUsable(principal: Principal, target: Target, ref: ConnectionRef): Promise<{ label: string; warnings: string[] }> {
@@ -56,6 +58,12 @@ export class ConnectionAccess implements ConnectionDirectory {
     }
     if (owner.kind === 'user' && (connection.workspaceId !== null || connection.ownerUserId !== owner.id)) {
       throw new RefreshConnectionError('scope_refused', `the connection "${connection.label}" is not one of the owner's personal connections`);
+    }
+    if (connection.status === 'failing') {
+      // A warehouse that was down when last tested may be back: a refresh tries it again rather than
+      // leaving every scheduled run refused until someone re-tests it by hand.
+      const retested = await this.manage.test(connection.id);
+      if (retested.status === 'active') return this.warehouse.open(connection.url);
     }
     if (connection.status !== 'active') throw connectionNotActive(connection.label, connection.status);
     return this.warehouse.open(connection.url);

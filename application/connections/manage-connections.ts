@@ -3,6 +3,7 @@ import { inject, injectable } from 'inversify';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
+import { WarehouseAddressPolicy } from '../ports/network-policy.js';
 import { ConnectionStore, type ConnectionRecord, type ConnectionScope } from '../ports/connection-store.js';
 import { Warehouse } from '../ports/warehouse.js';
 
@@ -38,7 +39,8 @@ const MAX_LABEL = 100;
 /**
  * Creating, testing and removing warehouse connections: the web app and the admin CLI only, never MCP.
  * Creating needs the `pro` plan; a connection starts `pending` and becomes `active` after a successful
- * test (connect and `SELECT 1`), `failing` after a failed one.
+ * test (connect and `SELECT 1`), `failing` after a failed one. Where a URL may lead is the
+ * WarehouseAddressPolicy's call, asked here at creation and by the Warehouse before every connection.
  */
 @injectable()
 export class ManageConnections {
@@ -47,6 +49,7 @@ export class ManageConnections {
     @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(Warehouse) private readonly warehouse: Warehouse,
     @inject(Clock) private readonly clock: Clock,
+    @inject(WarehouseAddressPolicy) private readonly addresses: WarehouseAddressPolicy,
   ) {}
 
   async create(input: { ownerUserId: string; workspaceId: string | null; label: unknown; url: unknown }): Promise<ConnectionView> {
@@ -62,6 +65,7 @@ export class ManageConnections {
     const label = typeof input.label === 'string' ? input.label.trim() : '';
     if (label === '' || label.length > MAX_LABEL) throw invalid(`label must be a non-empty string of at most ${MAX_LABEL} characters`);
     const url = parseWarehouseUrl(input.url);
+    await this.refuseForbiddenAddress(url);
     const record: ConnectionRecord = {
       id: randomUUID(),
       ownerUserId: owner.id,
@@ -78,10 +82,47 @@ export class ManageConnections {
     return this.test(record.id);
   }
 
+  /**
+   * A URL leading somewhere the service must not connect (its own database, a private network) is
+   * refused before it is stored. A host that does not resolve is stored all the same: the connection
+   * test then records it as failing, as for any unreachable warehouse.
+   */
+  private async refuseForbiddenAddress(url: string): Promise<void> {
+    try {
+      await this.addresses.check(url);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'unavailable') return;
+      throw err;
+    }
+  }
+
   async test(id: string): Promise<ConnectionView> {
+    const connection = await this.found(id);
+    if (connection.status === 'disabled') return connectionView(connection);
+    return this.runTest(connection);
+  }
+
+  /** Takes a connection out of use (every query on it is refused) until it is enabled again. */
+  async disable(id: string): Promise<ConnectionView> {
+    const connection = await this.found(id);
+    const outcome = { status: 'disabled' as const, testedAt: this.clock.now(), error: null };
+    await this.store.recordTest(id, outcome);
+    return connectionView({ ...connection, status: outcome.status, lastTestedAt: outcome.testedAt, lastError: null });
+  }
+
+  /** Puts a disabled connection back: it is tested at once and becomes active or failing. */
+  async enable(id: string): Promise<ConnectionView> {
+    return this.runTest(await this.found(id));
+  }
+
+  private async found(id: string): Promise<ConnectionRecord> {
     const connection = await this.store.findById(id);
     if (!connection) throw new DomainError('not_found', `connection ${id} not found`);
-    if (connection.status === 'disabled') return connectionView(connection);
+    return connection;
+  }
+
+  private async runTest(connection: ConnectionRecord): Promise<ConnectionView> {
+    const id = connection.id;
     let error: string | null = null;
     try {
       await this.warehouse.test(connection.url);

@@ -13,6 +13,11 @@ export interface Settings {
   secretKey: string | null;
   serviceName: string;
   allowSignup: boolean;
+  /**
+   * ALLOW_PRIVATE_WAREHOUSES: may warehouse connections reach loopback, private, link-local and other
+   * non-public addresses. Off by default: a user's URL must not become a way into the service's own network.
+   */
+  allowPrivateWarehouses: boolean;
   /** Upstream OpenID Connect sign-in: issuer URL and client, all null unless OIDC_ISSUER is set. */
   oidcIssuer: string | null;
   oidcClientId: string | null;

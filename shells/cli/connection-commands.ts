@@ -5,7 +5,7 @@ import { DomainError, invalid } from '../../domain/errors.js';
 import { action } from './context.js';
 import { print, readStdin, table } from './output.js';
 
-/** `connection add/list/test`: the admin's way to manage warehouse connections (never over MCP). */
+/** `connection add/list/test/disable/enable`: the admin's way to manage warehouse connections (never over MCP). */
 export function registerConnectionCommands(program: Command): void {
   const connection = program.command('connection').description('manage warehouse connections');
   connection
@@ -52,6 +52,25 @@ export function registerConnectionCommands(program: Command): void {
         const tested = await app.container.get(ManageConnections).test(id);
         print(options, tested, () => [`connection "${tested.label}" ${tested.id}: ${tested.status}` + (tested.last_error ? ` (${tested.last_error})` : '')]);
         if (tested.status !== 'active') process.exitCode = 1;
+      }),
+    );
+  connection
+    .command('disable <id>')
+    .description('take a connection out of use: its dashboards stop refreshing and tools refuse it until enabled')
+    .action(
+      action(async (app, options, id: string) => {
+        const disabled = await app.container.get(ManageConnections).disable(id);
+        print(options, disabled, () => [`connection "${disabled.label}" ${disabled.id}: disabled`]);
+      }),
+    );
+  connection
+    .command('enable <id>')
+    .description('put a disabled connection back: tests it at once (exit 1 unless active)')
+    .action(
+      action(async (app, options, id: string) => {
+        const enabled = await app.container.get(ManageConnections).enable(id);
+        print(options, enabled, () => [`connection "${enabled.label}" ${enabled.id}: ${enabled.status}` + (enabled.last_error ? ` (${enabled.last_error})` : '')]);
+        if (enabled.status !== 'active') process.exitCode = 1;
       }),
     );
 }

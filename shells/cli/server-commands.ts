@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../config.js';
+import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 import { optionsOf } from './context.js';
 import { print, reportFailure } from './output.js';
 
@@ -11,6 +12,8 @@ export function registerServerCommands(program: Command): void {
       const options = optionsOf(command);
       try {
         const settings = loadSettings();
+        // Said at start rather than at the first warehouse connection or upstream sign-in (see secret-box.ts).
+        if (settings.databaseUrl && !settings.secretKey) throw new Error(SECRET_KEY_REQUIRED);
         const { startServer } = await import('../koa/server.js');
         const server = await startServer(settings);
         const apiUrl = settings.baseUrl;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ConnectionRecord, ConnectionStore } from '../../application/ports/connection-store.js';
 import { MemoryConnectionStore } from '../../adapters/memory/memory-connection-store.js';
 import { TypeormConnectionStore } from '../../adapters/typeorm/typeorm-connection-store.js';
-import { SecretBox } from '../../adapters/crypto/secret-box.js';
+import { SECRET_KEY_REQUIRED, SecretBox } from '../../adapters/crypto/secret-box.js';
 import { openDataSource } from '../../adapters/typeorm/data-source.js';
 import { createTestDatabase } from '../support/database.js';
 
@@ -101,5 +101,12 @@ describe('SecretBox (AES-256-GCM)', () => {
     const second = SecretBox.fromSettings({ secretKey: null, dataDir: dir });
     expect(readFileSync(join(dir, 'secret.key'), 'utf8')).to.equal(key);
     expect(second.open(sealed)).to.equal('x');
+  });
+
+  it('on PostgreSQL never generates a key: without SECRET_KEY it says so on first use and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dashpub-key-'));
+    const box = SecretBox.fromSettings({ secretKey: null, dataDir: dir, databaseUrl: 'postgres://db.example.com/dashpub' });
+    expect(() => box.seal('x')).to.throw(SECRET_KEY_REQUIRED);
+    expect(existsSync(join(dir, 'secret.key'))).to.equal(false);
   });
 });

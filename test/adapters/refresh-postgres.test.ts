@@ -10,6 +10,7 @@ import { RefreshScheduler } from '../../application/refresh/refresh-scheduler.js
 import { LiveFiles } from '../../application/refresh/live-files.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
+import { ConnectionStore } from '../../application/ports/connection-store.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { RefreshJob } from '../../application/ports/job-queue.js';
 import { ownerOf } from '../../domain/scope.js';
@@ -225,6 +226,25 @@ describe('connections and refresh on PostgreSQL', function () {
       const version = (await store.getVersion(dashboard.id, dashboard.currentVersionId))!;
       // The warehouse's sales, not a query against `self` (which has no sales table at all).
       expect(Buffer.from((await store.getFile(version.files['data.json']!.sha256))!).toString()).to.include('180.5');
+    });
+
+    it('a refresh tries a failing connection again and runs once the warehouse is back; a disabled one stays refused', async () => {
+      const { principal, connection } = await proWithConnection();
+      expect((await tools.call(principal, 'publish_dashboard', { path: 'back', spec: salesSpec(), connection: connection.id })).isError).to.equal(undefined);
+      const store = app.container.get<DashboardStore>(DashboardStore);
+      const dashboard = (await store.findDashboard({ kind: 'user', id: principal.userId }, 'back'))!;
+      // Marked failing while the warehouse was briefly down.
+      await app.container.get<ConnectionStore>(ConnectionStore).recordTest(connection.id, { status: 'failing', testedAt: new Date(), error: 'connection refused' });
+
+      const run = await app.container.get(RefreshDashboard).run(dashboard.id, 'schedule');
+      expect(run).to.include({ outcome: 'success', error: null });
+      expect((await connections().list({ kind: 'personal', userId: principal.userId })).find((c) => c.id === connection.id)).to.include({ status: 'active', last_error: null });
+
+      await connections().disable(connection.id);
+      const refused = await app.container.get(RefreshDashboard).run(dashboard.id, 'schedule');
+      expect(refused!.outcome).to.equal('failure');
+      expect(refused!.error).to.contain('is not active (status: disabled)');
+      expect((await connections().enable(connection.id)).status).to.equal('active');
     });
 
     it('a new publish replaces a stale live render', async () => {

@@ -1,18 +1,24 @@
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { runDashpub as dashpub } from '../support/cli.js';
+import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 
 /** The `dashpub` admin CLI through its real entry point against PostgreSQL. */
 describe('e2e: dashpub CLI (PostgreSQL)', function () {
   this.timeout(60_000);
   let database: TestDatabase;
+  let warehouse: TestDatabase;
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
     database = await createTestDatabase();
-    env = { DATABASE_URL: database.url, REDIS_URL: '' };
+    warehouse = await createTestDatabase('dashpub_test_wh');
+    env = { DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WAREHOUSES: 'true' };
   });
-  after(async () => database?.drop());
+  after(async () => {
+    await database?.drop();
+    await warehouse?.drop();
+  });
 
   it('migrates, then reports the database is up to date', async () => {
     const first = await dashpub(env, ['--json', 'migrate']);
@@ -20,6 +26,12 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
     expect(JSON.parse(first.stdout).applied.length).to.be.greaterThan(0);
     const again = await dashpub(env, ['migrate']);
     expect(again.stdout.trim()).to.equal('database is up to date');
+  });
+
+  it('refuses to serve PostgreSQL without SECRET_KEY, saying why', async () => {
+    const run = await dashpub({ ...env, SECRET_KEY: '', PORT: '0' }, ['serve']);
+    expect(run.code).to.equal(3);
+    expect(run.stderr.trim()).to.equal(`error: ${SECRET_KEY_REQUIRED}`);
   });
 
   it('adds and lists users, with a password read from stdin, and changes a plan', async () => {
@@ -68,18 +80,26 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
   });
 
   it('adds, lists and tests warehouse connections, with the URL from stdin and never printed', async () => {
-    // The test database itself stands in for a warehouse: the connection test only connects and SELECTs 1.
-    const added = await dashpub(env, ['--json', 'connection', 'add', '--owner', 'ada', '--workspace', 'acme', '--label', 'Warehouse', '--url-stdin'], `${database.url}\n`);
+    // An empty database stands in for a warehouse: the connection test only connects and SELECTs 1.
+    const added = await dashpub(env, ['--json', 'connection', 'add', '--owner', 'ada', '--workspace', 'acme', '--label', 'Warehouse', '--url-stdin'], `${warehouse.url}\n`);
     expect(added.code, added.stderr).to.equal(0);
     const connection = JSON.parse(added.stdout);
     expect(connection).to.include({ label: 'Warehouse', status: 'active', scope: 'workspace' });
-    expect(added.stdout).to.not.contain(database.url);
+    expect(added.stdout).to.not.contain(warehouse.url);
 
     const listed = await dashpub(env, ['connection', 'list']);
     expect(listed.stdout).to.contain(connection.id).and.contain('Warehouse').and.not.contain('postgres://');
     const tested = await dashpub(env, ['connection', 'test', connection.id]);
     expect(tested.code, tested.stderr).to.equal(0);
     expect(tested.stdout.trim()).to.equal(`connection "Warehouse" ${connection.id}: active`);
+
+    const disabled = await dashpub(env, ['connection', 'disable', connection.id]);
+    expect([disabled.code, disabled.stdout.trim()]).to.deep.equal([0, `connection "Warehouse" ${connection.id}: disabled`]);
+    // A test leaves a disabled connection alone; only enable puts it back (testing it at once).
+    expect((await dashpub(env, ['connection', 'test', connection.id])).stdout.trim()).to.equal(`connection "Warehouse" ${connection.id}: disabled`);
+    const enabled = await dashpub(env, ['--json', 'connection', 'enable', connection.id]);
+    expect(enabled.code, enabled.stderr).to.equal(0);
+    expect(JSON.parse(enabled.stdout)).to.include({ id: connection.id, status: 'active' });
 
     const dead = await dashpub(env, ['connection', 'add', '--owner', 'ada', '--label', 'Dead', '--url', 'postgres://nobody@127.0.0.1:1/none']);
     expect(dead.code, dead.stderr).to.equal(0);
@@ -95,5 +115,20 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
     const neither = await dashpub(env, ['connection', 'add', '--owner', 'ada', '--label', 'X']);
     expect(neither.code).to.equal(1);
     expect(neither.stderr.trim()).to.equal('error: give the connection URL with exactly one of --url <url> or --url-stdin');
+  });
+
+  it('refuses a warehouse on a private network unless ALLOW_PRIVATE_WAREHOUSES, and the service\'s own database always', async () => {
+    const closed = { ...env, ALLOW_PRIVATE_WAREHOUSES: 'false' };
+    const before = JSON.parse((await dashpub(env, ['--json', 'connection', 'list'])).stdout).length;
+    const local = await dashpub(closed, ['connection', 'add', '--owner', 'ada', '--label', 'Local', '--url', warehouse.url]);
+    expect(local.code).to.equal(1);
+    expect(local.stderr.trim()).to.equal(
+      'error: The warehouse host "127.0.0.1" is on a private network; this service only connects to public warehouses. ' +
+        'Its operator can allow private networks with ALLOW_PRIVATE_WAREHOUSES=true.',
+    );
+    const own = await dashpub(env, ['connection', 'add', '--owner', 'ada', '--label', 'Own', '--url-stdin'], `${database.url.replace('127.0.0.1', 'localhost')}\n`);
+    expect(own.code).to.equal(1);
+    expect(own.stderr.trim()).to.equal("error: That URL is this service's own database; add your warehouse instead.");
+    expect(JSON.parse((await dashpub(env, ['--json', 'connection', 'list'])).stdout)).to.have.length(before);
   });
 });

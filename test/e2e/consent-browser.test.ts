@@ -130,6 +130,19 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
     expect(principal).to.deep.include({ userId: dana.id, lock: { kind: 'workspace', workspaceId: workspace.id, workspaceSlug: 'acme' } });
   });
 
+  it('Enter on the target choice allows, as the screen\'s primary button, rather than cancelling', async () => {
+    await startAuthorization('enter-run');
+    await page.waitForSelector('text=Allow access to');
+    const buttons = await page.locator('.actions.choice button').allTextContents();
+    expect(buttons).to.deep.equal(['Allow access', 'Cancel']); // in the markup; CSS shows Cancel on the left
+    const received = client.next();
+    await page.getByRole('radio', { name: /Acme Analytics/ }).press('Enter');
+    const params = await received;
+    expect(params.get('state')).to.equal('enter-run');
+    expect(params.get('error')).to.equal(null);
+    expect(params.get('code')).to.be.a('string');
+  });
+
   it('Cancel sends the client access_denied', async () => {
     await startAuthorization('second-run');
     await page.waitForSelector('text=Allow access to');

@@ -21,6 +21,7 @@ const SLUGS = ['kpis', 'live', 'report', 'sales', 'secret', 'wh'];
 describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   this.timeout(120_000);
   let source: TestDatabase;
+  let warehouse: TestDatabase;
   let fresh: TestDatabase | undefined;
   let app: AppContainer;
   let env: NodeJS.ProcessEnv;
@@ -36,8 +37,10 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
     work = await mkdtemp(path.join(os.tmpdir(), 'dashpub-archive-'));
     archive = path.join(work, 'archive');
     const ada = await createUser(app.container, 'ada', 'pro');
-    // The test database stands in for a warehouse (the connection test only runs SELECT 1).
-    connectionId = (await app.container.get(ManageConnections).create({ ownerUserId: ada.id, workspaceId: null, label: 'Warehouse', url: source.url })).id;
+    // An empty database stands in for a warehouse (the connection test only runs SELECT 1); not the
+    // service's own, which no connection may name.
+    warehouse = await createTestDatabase('dashpub_test_wh');
+    connectionId = (await app.container.get(ManageConnections).create({ ownerUserId: ada.id, workspaceId: null, label: 'Warehouse', url: warehouse.url })).id;
     await publishFixtureDashboards(app.container, ada.id, connectionId);
     original = await snapshotOwner(app.container, { kind: 'user', id: ada.id });
     expect([...original.keys()]).to.deep.equal(SLUGS);
@@ -45,6 +48,7 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   after(async () => {
     await app?.close();
     await source?.drop();
+    await warehouse?.drop();
     await fresh?.drop();
     if (work) await rm(work, { recursive: true, force: true });
   });

@@ -96,12 +96,13 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
     warehouse = await createTestDatabase('dashpub_test_wh');
     await seedSales(warehouse.url);
     await sql(warehouse.url, 'CREATE TABLE daily_sales AS SELECT * FROM sales');
-    server = await startFullServer({ DATABASE_URL: service.url, SECRET_KEY });
+    // The warehouse is on 127.0.0.1, a private address: allowed explicitly, as an operator would.
+    server = await startFullServer({ DATABASE_URL: service.url, SECRET_KEY, ALLOW_PRIVATE_WAREHOUSES: 'true' });
     const container = server.server.app.container;
     const user = await container.get<AccountStore>(AccountStore).createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'pro' });
     handle = user.handle;
 
-    const added = await dashpubCli({ DATABASE_URL: service.url, SECRET_KEY }, ['--json', 'connection', 'add', '--owner', 'ada', '--label', 'Sales DB', '--url', warehouse.url]);
+    const added = await dashpubCli({ DATABASE_URL: service.url, SECRET_KEY, ALLOW_PRIVATE_WAREHOUSES: 'true' }, ['--json', 'connection', 'add', '--owner', 'ada', '--label', 'Sales DB', '--url', warehouse.url]);
     expect(added.code, added.stderr).to.equal(0);
     const connection = JSON.parse(added.stdout);
     expect(connection).to.include({ label: 'Sales DB', status: 'active' });

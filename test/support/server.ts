@@ -9,6 +9,7 @@ import Koa from 'koa';
 import type { Settings } from '../../application/ports/settings.js';
 import { loadSettings } from '../../shells/config.js';
 import { request } from './http.js';
+import { TEST_SECRET_KEY } from './settings.js';
 
 export interface Listening {
   /** `http://127.0.0.1:<port>` */
@@ -57,9 +58,10 @@ export function settingsForPort(port: number, env: NodeJS.ProcessEnv = {}): Sett
   return loadSettings(serverEnv(port, env));
 }
 
+/** Private warehouses are allowed unless `env` says otherwise: the tests' warehouses are on 127.0.0.1. */
 function serverEnv(port: number, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'dashpub-test-'));
-  return { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir, PORT: String(port) };
+  return { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ALLOW_PRIVATE_WAREHOUSES: 'true', SECRET_KEY: TEST_SECRET_KEY, ...env, DATA_DIR: dataDir, PORT: String(port) };
 }
 
 export interface FullServer extends Listening {

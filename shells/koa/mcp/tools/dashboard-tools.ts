@@ -212,7 +212,8 @@ export function dashboardTools(container: Container): ToolSpec[] {
         'version_id',
         'name',
       ]),
-      annotations: { ...WRITE, idempotentHint: true },
+      // Unnaming makes a snapshot prunable again, and the prune runs at once.
+      annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
       async call(principal, args) {
         const r = await versions.name(principal, args);
         const line = r.version.name
