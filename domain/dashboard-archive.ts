@@ -6,6 +6,13 @@ import { validateFilename, validateSlug } from './names.js';
 import { AUTOMATIC_SNAPSHOTS_KEPT, NAMED_VERSIONS_KEPT, parseVersionName } from './versions.js';
 
 /**
+ * The largest file an archive may hold. Published files are capped at 5 MiB, but a spec's render
+ * (index.html, data.json) is not, so the cap leaves room for those while keeping an import from
+ * reading an unbounded file into memory.
+ */
+export const ARCHIVE_FILE_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
  * The manifest of a dashboard export archive (`dashpub dashboard export`), version 1: plain JSON, in
  * snake_case like every other answer the service gives. Files are referenced by their sha256 and
  * stored once each beside the manifest; how they are stored is the shell's business, not this module's.
@@ -164,6 +171,9 @@ function parseVersion(value: unknown): ArchivedVersion {
       const file = object(entry, 'the entry');
       if (!isSha256(file.sha256)) throw invalid('sha256 must be 64 lowercase hex digits');
       if (!Number.isSafeInteger(file.size) || (file.size as number) < 0) throw invalid('size must be a whole number of bytes');
+      if ((file.size as number) > ARCHIVE_FILE_CAP_BYTES) {
+        throw invalid(`size ${file.size as number} is over the ${ARCHIVE_FILE_CAP_BYTES}-byte limit for one file of an archive`);
+      }
       files[filename] = { sha256: file.sha256, size: file.size as number };
     });
   }

@@ -30,6 +30,8 @@ export function validateFilename(filename: string): string {
     throw invalid(`filename "${filename}" must match [a-z0-9._-]`);
   }
   if (filename.length > FILENAME_MAX_LENGTH) throw invalid(`filename exceeds ${FILENAME_MAX_LENGTH}-char limit (got ${filename.length})`);
+  // As a key of a plain object (a manifest) it would set the prototype instead of adding a file.
+  if (filename === '__proto__') throw invalid(`filename "${filename}" is reserved`);
   return filename;
 }
 

@@ -120,6 +120,14 @@ export class MemoryAccountStore implements AccountStore {
     return userId ? copy(this.users.get(userId)) : null;
   }
 
+  async identitiesOf(userId: string): Promise<LinkedIdentity[]> {
+    // Insertion order is link order, as in the database's created_at.
+    return [...this.identities].filter(([, owner]) => owner === userId).map(([key]) => {
+      const [issuer, subject] = key.split('\n') as [string, string];
+      return { issuer, subject };
+    });
+  }
+
   async linkIdentity(identity: LinkedIdentity, userId: string): Promise<void> {
     if (!this.users.has(userId)) throw new DomainError('not_found', `user ${userId} not found`);
     const linked = this.identities.get(identityKey(identity));

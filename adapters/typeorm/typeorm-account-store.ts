@@ -179,6 +179,12 @@ export class TypeormAccountStore implements AccountStore {
     }
   }
 
+  async identitiesOf(userId: string): Promise<LinkedIdentity[]> {
+    if (!isUuid(userId)) return [];
+    const rows = await this.dataSource.getRepository(AccountIdentityEntity).find({ where: { userId }, order: { createdAt: 'ASC' } });
+    return rows.map(({ issuer, subject }) => ({ issuer, subject }));
+  }
+
   private get users() {
     return this.dataSource.getRepository(UserEntity);
   }

@@ -4,7 +4,8 @@ import type { FileSweeper } from '../../application/ports/file-sweeper.js';
 const BATCH = 500;
 
 /**
- * The file sweep in SQL. A file is referenced when any version manifest or live render names its hash.
+ * The file sweep in SQL. A file is referenced when any version manifest names its hash, or a live render
+ * that is still served (of an existing dashboard, made from its current version: see LiveFiles).
  * The stored_at test sits in the outer DELETE so that, when a concurrent putFile holds the row, the
  * DELETE waits for it and re-checks stored_at against the refreshed row: bytes stored again meanwhile
  * are kept. Batches keep each transaction short on a large table.
@@ -19,7 +20,9 @@ export class TypeormFileSweeper implements FileSweeper {
         `WITH referenced AS (
            SELECT e.value->>'sha256' AS sha256 FROM dashboard_versions v CROSS JOIN LATERAL jsonb_each(v.files) e
            UNION
-           SELECT e.value->>'sha256' FROM dashboard_live_renders r CROSS JOIN LATERAL jsonb_each(r.files) e
+           SELECT e.value->>'sha256' FROM dashboard_live_renders r
+             JOIN dashboards d ON d.id = r.dashboard_id AND d.current_version_id = r.version_id
+             CROSS JOIN LATERAL jsonb_each(r.files) e
          )
          DELETE FROM files
          WHERE stored_at < now() - make_interval(secs => $1)

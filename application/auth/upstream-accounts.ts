@@ -41,10 +41,18 @@ export class UpstreamAccounts {
     if (holder) {
       if (!identity.emailVerified) throw unverifiedEmail(email, providerName);
       if (holder.passwordHash !== null && holder.id !== signedInUserId) throw signInFirstToLink(email, providerName);
+      // The account already has its sign-in at this provider: the address now belongs to another of its
+      // users (providers reassign addresses), who must not inherit the account. The subject decides.
+      if ((await this.accounts.identitiesOf(holder.id)).some((known) => known.issuer === link.issuer)) {
+        throw linkedToAnotherSignIn(email, providerName);
+      }
       await this.accounts.linkIdentity(link, holder.id);
       return { user: holder, match: 'verified_email' };
     }
     if (!this.settings.allowSignup) throw signUpClosed(providerName);
+    // A new account holds the address, and a later verified sign-in with it would be linked to that
+    // account: so only an address the provider vouches for may start one.
+    if (!identity.emailVerified) throw unverifiedSignUp(email, providerName);
     return this.signUp(identity, link, email);
   }
 
@@ -89,6 +97,18 @@ const signInFirstToLink = (email: string, providerName: string) =>
   new DomainError(
     'forbidden',
     `An account with the email ${email} already exists and has a password. Sign in with your password first, then choose Sign in with ${providerName} to link the two.`,
+  );
+
+const linkedToAnotherSignIn = (email: string, providerName: string) =>
+  new DomainError(
+    'forbidden',
+    `The account with the email ${email} is linked to another ${providerName} sign-in, so this one was not linked to it. Sign in with that one, or with the account's password.`,
+  );
+
+const unverifiedSignUp = (email: string, providerName: string) =>
+  new DomainError(
+    'forbidden',
+    `${providerName} does not confirm that ${email} is your address, so no account was created for it. Verify the address at ${providerName} and try again, or sign up with a password.`,
   );
 
 const signUpClosed = (providerName: string) =>

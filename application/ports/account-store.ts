@@ -64,4 +64,6 @@ export interface AccountStore {
    * DomainError('not_found') for an unknown user.
    */
   linkIdentity(identity: LinkedIdentity, userId: string): Promise<void>;
+  /** The upstream sign-ins linked to a user, oldest first. */
+  identitiesOf(userId: string): Promise<LinkedIdentity[]>;
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArchiveFileSink } from '../../application/dashboards/export-dashboards.js';
 import type { ArchiveFileSource } from '../../application/dashboards/import-dashboards.js';
-import { isSha256, type ArchiveManifest } from '../../domain/dashboard-archive.js';
+import { ARCHIVE_FILE_CAP_BYTES, isSha256, type ArchiveManifest } from '../../domain/dashboard-archive.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 
 /**
@@ -84,8 +84,14 @@ export async function openArchive(from: string): Promise<OpenedArchive> {
       async read(sha256) {
         // Names come from the manifest: only a hash may become a path, never `../` or the like.
         if (!isSha256(sha256)) return null;
+        const file = path.join(directory, FILES_DIR, sha256);
         try {
-          return await readFile(path.join(directory, FILES_DIR, sha256));
+          // Only a plain file of bounded size: an archive from elsewhere must not make the import follow a
+          // link out of it, block on a pipe, or read a device without end.
+          const info = await lstat(file);
+          if (!info.isFile()) throw invalid(`${file} is not a regular file (links and special files are refused)`);
+          if (info.size > ARCHIVE_FILE_CAP_BYTES) throw invalid(`${file} is ${info.size} bytes, over the ${ARCHIVE_FILE_CAP_BYTES}-byte limit for one file`);
+          return await readFile(file);
         } catch (err) {
           if (errnoOf(err) === 'ENOENT') return null;
           throw err;

@@ -185,6 +185,10 @@ export function describeAccountStoreContract(name: string, makeStore: () => Prom
         const taken = await refusal(store.linkIdentity(first, other.id));
         expect([taken.code, taken.message]).to.deep.equal(['conflict', 'this sign-in is already linked to another account']);
         expect(await store.findUserByIdentity(first.issuer, first.subject)).to.deep.equal(user);
+        const bySubject = (a: { subject: string }, b: { subject: string }) => a.subject.localeCompare(b.subject);
+        expect((await store.identitiesOf(user.id)).sort(bySubject)).to.deep.equal([first, second].sort(bySubject));
+        expect(await store.identitiesOf(other.id)).to.deep.equal([]);
+        expect(await store.identitiesOf('not-a-uuid')).to.deep.equal([]);
       });
 
       it('refuses to link a sign-in to an unknown user', async () => {

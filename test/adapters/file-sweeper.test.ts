@@ -94,6 +94,13 @@ function describeFileSweep(label: string, open: () => Promise<Backend>, options:
       await sweeper().sweep(3600);
       expect(await store().getFile(sha256(rendered))).to.not.equal(null);
       expect(await store().getFile(sha256(bytesOf('<p>published</p>')))).to.not.equal(null);
+
+      // A later publish leaves that render stale (never served again): its bytes go with the next sweep.
+      await publish(principal, 'live', '<p>published again</p>');
+      await backdateFiles(7200);
+      await sweeper().sweep(3600);
+      expect(await store().getFile(sha256(rendered))).to.equal(null);
+      expect(await store().getFile(sha256(bytesOf('<p>published again</p>')))).to.not.equal(null);
     });
 
     if (options.concurrentSessions) {

@@ -144,6 +144,28 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
       expect((await kit.accounts.listUsers()).map((u) => u.handle)).to.deep.equal(['grace']);
     });
 
+    it('starts no account on an address the provider does not vouch for (it could be someone else\'s)', async () => {
+      const error = await refused(roundTrip({ subject: 'attacker-sub', email: 'victim@corp.example', emailVerified: false, preferredUsername: 'victim' }));
+      expect([error.code, error.message]).to.deep.equal([
+        'forbidden',
+        'Acme SSO does not confirm that victim@corp.example is your address, so no account was created for it. Verify the address at Acme SSO and try again, or sign up with a password.',
+      ]);
+      expect(await kit.accounts.listUsers()).to.deep.equal([]);
+      // The owner of the address, verified, then gets an account of their own.
+      expect((await roundTrip({ subject: 'victim-sub', email: 'victim@corp.example', emailVerified: true })).match).to.equal('signed_up');
+    });
+
+    it('never hands an account to another sign-in of the same provider that now has its address', async () => {
+      const alice = await roundTrip({ subject: 'alice-sub', email: 'ops@corp.example', emailVerified: true });
+      const error = await refused(roundTrip({ subject: 'bob-sub', email: 'ops@corp.example', emailVerified: true }));
+      expect([error.code, error.message]).to.deep.equal([
+        'forbidden',
+        'The account with the email ops@corp.example is linked to another Acme SSO sign-in, so this one was not linked to it. Sign in with that one, or with the account\'s password.',
+      ]);
+      expect(await kit.accounts.findUserByIdentity(ISSUER, 'bob-sub')).to.equal(null);
+      expect((await kit.accounts.identitiesOf(alice.user.id)).map((i) => i.subject)).to.deep.equal(['alice-sub']);
+    });
+
     it('refuses a new person when sign-up is closed, but still links a verified email', async () => {
       setUp({ allowSignup: false });
       const error = await refused(roundTrip({ subject: 'sub-new', email: 'new@example.com', emailVerified: true }));

@@ -64,6 +64,12 @@ describe('domain: export archive manifest', () => {
       'dashboard "sales": version 1: file "a.html": sha256 must be 64 lowercase hex digits',
     );
     expect(refusal(manifest([dashboard({ versions: [version(), version()] })]))).to.equal('dashboard "sales": exactly one version must be current (got 2)');
+    expect(refusal(manifest([dashboard({ versions: [version({ files: { 'a.html': { sha256: SHA, size: 64 * 1024 * 1024 + 1 } } })] })]))).to.match(
+      /"a\.html": size 67108865 is over the 67108864-byte limit for one file of an archive$/,
+    );
+    expect(refusal(manifest([dashboard({ versions: [version({ files: JSON.parse(`{"__proto__": {"sha256": "${SHA}", "size": 3}}`) })] })]))).to.match(
+      /filename "__proto__" is reserved$/,
+    );
     expect(refusal(manifest([dashboard({ connection: 'warehouse' })]))).to.match(/^dashboard "sales": connection "warehouse" is not a valid connection/);
     expect(refusal(manifest([dashboard({ versions: [version({ spec: { panels: [] } })] })]))).to.match(/^dashboard "sales": version 1: spec: /);
     expect(refusal(manifest([dashboard({ versions: [version({ spec: { title: 'x'.repeat(5_300_000), panels: [] } })] })]), 'payload_too_large')).to.match(

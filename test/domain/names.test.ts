@@ -42,6 +42,7 @@ describe('domain: slug, filename and path', () => {
     expect(refusal(() => validateFilename('..')).message).to.equal('filename ".." must match [a-z0-9._-]');
     expect(validateFilename(`${'a'.repeat(250)}.html`)).to.have.length(255);
     expect(refusal(() => validateFilename(`${'a'.repeat(251)}.html`)).message).to.equal('filename exceeds 255-char limit (got 256)');
+    expect(refusal(() => validateFilename('__proto__')).message).to.equal('filename "__proto__" is reserved');
   });
 
   it('reads a bare slug as <slug>/index.html', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
@@ -219,6 +219,20 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
     expect(error.error).to.equal('invalid_argument');
     expect(error.message).to.match(
       new RegExp(`^archive refused, nothing was imported: dashboard "secret", version 1, "index.html": file ${secretSha} is corrupted \\(its bytes hash to [0-9a-f]{64}\\)$`),
+    );
+    expect((await snapshotOwner(app.container, await ownerRef(app.container, 'erin'))).size).to.equal(0);
+
+    // A link in place of a file (here to the real bytes, which would hash right) is refused all the same.
+    const linked = path.join(work, 'linked');
+    await cp(archive, linked, { recursive: true });
+    const target = path.join(work, 'outside-the-archive');
+    await cp(path.join(linked, 'files', secretSha), target);
+    await rm(path.join(linked, 'files', secretSha));
+    await symlink(target, path.join(linked, 'files', secretSha));
+    const viaLink = await dashpub(env, ['dashboard', 'import', '--owner', 'erin', '--from', linked]);
+    expect(viaLink.code).to.equal(1);
+    expect(viaLink.stderr.trim()).to.equal(
+      `error: archive refused, nothing was imported: ${path.join(linked, 'files', secretSha)} is not a regular file (links and special files are refused)`,
     );
     expect((await snapshotOwner(app.container, await ownerRef(app.container, 'erin'))).size).to.equal(0);
 
