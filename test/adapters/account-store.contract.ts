@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { DomainError } from '../../domain/errors.js';
 import type { AccountStore } from '../../application/ports/account-store.js';
+import { refusal } from '../support/refusal.js';
 
 export interface AccountStoreHarness {
   store: AccountStore;
@@ -10,16 +11,6 @@ export interface AccountStoreHarness {
 
 /** A name no other test (or earlier run against the same database) uses. */
 const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
-
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** The behaviour every AccountStore adapter must share; run once per adapter. */
 export function describeAccountStoreContract(name: string, makeStore: () => Promise<AccountStoreHarness>): void {

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { DomainError } from '../../domain/errors.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type { DashboardRecord, DashboardStore, DashboardWrites, VersionRecord } from '../../application/ports/dashboard-store.js';
+import { refusal } from '../support/refusal.js';
 
 export interface DashboardStoreHarness {
   store: DashboardStore;
@@ -43,16 +43,6 @@ function version(dashboardId: string, seq: number, extra: Partial<VersionRecord>
     spec: null,
     ...extra,
   };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a refusal');
 }
 
 /** The behaviour every DashboardStore adapter must share; run once per adapter. */

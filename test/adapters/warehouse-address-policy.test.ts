@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { canonicalAddress, classifyAddress } from '../../adapters/warehouse/address-ranges.js';
 import { DnsWarehouseAddressPolicy, type Resolver } from '../../adapters/warehouse/dns-address-policy.js';
-import { DomainError } from '../../domain/errors.js';
+import { refusal } from '../support/refusal.js';
 
 const PRIVATE_TAIL = 'this service only connects to public warehouses. Its operator can allow private networks with ALLOW_PRIVATE_WAREHOUSES=true.';
 const OWN = "That URL is this service's own database; add your warehouse instead.";
@@ -15,16 +15,6 @@ const resolverOf =
     if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return found;
   };
-
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('warehouse addresses: classification', () => {
   const cases: Array<[string, string]> = [

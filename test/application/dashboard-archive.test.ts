@@ -3,22 +3,12 @@ import { createHash } from 'node:crypto';
 import { ExportDashboards } from '../../application/dashboards/export-dashboards.js';
 import { ImportDashboards } from '../../application/dashboards/import-dashboards.js';
 import type { ArchiveManifest } from '../../domain/dashboard-archive.js';
-import { DomainError } from '../../domain/errors.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createUser, expectSameDashboards, publishFixtureDashboards, snapshotOwner, type DashboardSnapshot } from '../support/archive-fixtures.js';
 import { testSettings } from '../support/settings.js';
+import { refusal } from '../support/refusal.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err, String(err)).to.be.instanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('application: dashboard export and import (memory)', function () {
   this.timeout(60_000);

@@ -10,21 +10,11 @@ import { ListDashboards } from '../../application/dashboards/list-dashboards.js'
 import { GetDashboard } from '../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../application/dashboards/dashboard-versions.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
-import { DomainError } from '../../domain/errors.js';
+import { refusal } from '../support/refusal.js';
 
 export interface UseCaseHarness {
   container: Container;
   close(): Promise<void>;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err, String(err)).to.be.instanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a refusal');
 }
 
 /** The dashboard use cases, run once per storage (memory, PostgreSQL). */
