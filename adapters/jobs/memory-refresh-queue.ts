@@ -23,6 +23,10 @@ export class MemoryRefreshQueue implements RefreshQueue {
     return true;
   }
 
+  async isWaiting(dashboardId: string): Promise<boolean> {
+    return this.waiting.has(dashboardId);
+  }
+
   /** Resolves once every job queued so far has run. */
   async idle(): Promise<void> {
     await this.chain;

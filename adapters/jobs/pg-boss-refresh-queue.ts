@@ -91,6 +91,16 @@ export class PgBossRefreshQueue implements RefreshQueue {
     return id !== null;
   }
 
+  async isWaiting(dashboardId: string): Promise<boolean> {
+    await this.start();
+    // A queued (not yet active) job with the dashboard's singletonKey is the one `stately` folds into.
+    const rows = await this.boss.getDb().executeSql(
+      `SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry') LIMIT 1`,
+      [REFRESH_QUEUE, dashboardId],
+    );
+    return rows.rows.length > 0;
+  }
+
   /** Starts this instance's workers and makes sure the minute tick is scheduled. */
   async work(handlers: RefreshWorkerHandlers): Promise<void> {
     if (this.working) return;

@@ -10,4 +10,6 @@ export const RefreshQueue = Symbol.for('RefreshQueue');
 export interface RefreshQueue {
   /** False when a job for the dashboard is already waiting (the new one is folded into it). */
   enqueue(job: RefreshJob): Promise<boolean>;
+  /** Whether a job for the dashboard is waiting to run (a new one would be folded into it). */
+  isWaiting(dashboardId: string): Promise<boolean>;
 }

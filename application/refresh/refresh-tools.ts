@@ -84,6 +84,8 @@ export class RefreshTools {
     const { dashboard } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), false);
     await this.requireRefreshable(dashboard);
     const owner = ownerOf(target);
+    // Folded into a refresh already waiting: nothing new runs, so nothing counts against the budget.
+    if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false, already_queued: true };
     const allowed = await this.limiter
       .consume('refresh_budget', `${owner.kind}:${owner.id}`, this.options.budgetPerHour, HOUR_SECONDS)
       .catch(() => true);

@@ -7,6 +7,7 @@ import { json, makeUser, registry, salesSpec, seedSales, sql, text, uniq } from 
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import { RefreshDashboard } from '../../application/refresh/refresh-dashboard.js';
 import { RefreshScheduler } from '../../application/refresh/refresh-scheduler.js';
+import { RefreshOptions } from '../../application/refresh/refresh-options.js';
 import { LiveFiles } from '../../application/refresh/live-files.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
@@ -258,6 +259,27 @@ describe('connections and refresh on PostgreSQL', function () {
       expect(await liveBytes(dashboard.id, 'index.html')).to.equal(null);
     });
 
+    it('folds a trigger into the refresh already waiting without spending the owner\'s budget', async () => {
+      const { principal, connection } = await proWithConnection();
+      await tools.call(principal, 'publish_dashboard', { path: 'waiting', spec: salesSpec(), connection: connection.id });
+      const options = app.container.get<RefreshOptions>(RefreshOptions) as { budgetPerHour: number };
+      const budget = options.budgetPerHour;
+      options.budgetPerHour = 1; // one manual run an hour: a second counted trigger would be refused
+      try {
+        const first = await tools.call(principal, 'trigger_refresh', { slug: 'waiting' });
+        expect(text(first)).to.match(/^Queued a refresh of /);
+        // No worker runs in this container, so the job stays waiting.
+        for (let i = 0; i < 2; i++) {
+          const again = await tools.call(principal, 'trigger_refresh', { slug: 'waiting' });
+          expect(again.isError, text(again)).to.equal(undefined);
+          expect(text(again)).to.contain('is already waiting to run; no second one was queued.');
+          expect(json(again)).to.include({ queued: false, already_queued: true });
+        }
+      } finally {
+        options.budgetPerHour = budget;
+      }
+    });
+
     it('sets, shows and clears a schedule with the next three run times', async () => {
       const { principal, connection } = await proWithConnection();
       await tools.call(principal, 'publish_dashboard', { path: 'sched', spec: salesSpec(), connection: connection.id });
@@ -293,7 +315,7 @@ describe('connections and refresh on PostgreSQL', function () {
       const due = new Date(Date.now() - 60_000);
       await state.setSchedule({ dashboardId: dashboard.id, cron: '* * * * *', timezone: 'UTC', nextRunAt: due });
       const sent: RefreshJob[] = [];
-      const queue = { enqueue: async (job: RefreshJob) => (sent.push(job), true) };
+      const queue = { enqueue: async (job: RefreshJob) => (sent.push(job), true), isWaiting: async () => false };
       const clock = { now: () => new Date() };
       const instances = [1, 2, 3].map(() => new RefreshScheduler(state, queue, clock));
       await Promise.all(instances.map((s) => s.tick()));
