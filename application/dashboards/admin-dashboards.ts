@@ -5,6 +5,7 @@ import { AccountStore } from '../ports/account-store.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
 import { resolveOperatorTarget } from './operator-target.js';
+import { listAllDashboards } from './lookup.js';
 import { canonicalUrl } from '../../domain/urls.js';
 import { subdomainOf } from '../../domain/scope.js';
 
@@ -32,22 +33,16 @@ export class AdminDashboards {
     const targets = await this.targets(filter);
     const rows: AdminDashboardRow[] = [];
     for (const target of targets) {
-      let afterSlug: string | undefined;
-      for (;;) {
-        const page = await this.store.list(ownerOf(target), { afterSlug, limit: 200 });
-        for (const d of page) {
-          rows.push({
-            owner: subdomainOf(target),
-            kind: target.kind,
-            slug: d.slug,
-            name: d.name,
-            visibility: d.visibility,
-            url: canonicalUrl(this.settings, subdomainOf(target), d.slug),
-            updated_at: d.updatedAt.toISOString(),
-          });
-        }
-        if (page.length < 200) break;
-        afterSlug = page[page.length - 1].slug;
+      for (const d of await listAllDashboards(this.store, ownerOf(target))) {
+        rows.push({
+          owner: subdomainOf(target),
+          kind: target.kind,
+          slug: d.slug,
+          name: d.name,
+          visibility: d.visibility,
+          url: canonicalUrl(this.settings, subdomainOf(target), d.slug),
+          updated_at: d.updatedAt.toISOString(),
+        });
       }
     }
     return rows;

@@ -1,11 +1,12 @@
 import { inject, injectable } from 'inversify';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type ArchiveManifest, type ArchivedDashboard } from '../../domain/dashboard-archive.js';
-import { ownerOf, subdomainOf, type OwnerRef } from '../../domain/scope.js';
+import { ownerOf, subdomainOf } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { resolveOperatorTarget, type OperatorSelector } from './operator-target.js';
+import { listAllDashboards } from './lookup.js';
 
 /** Called after each dashboard of an export or import: how many are done, of how many, and which one. */
 export type ArchiveProgress = (done: number, total: number, slug: string) => void;
@@ -21,8 +22,6 @@ export interface ExportSummary {
   files: number;
   bytes: number;
 }
-
-const PAGE = 200;
 
 /**
  * `dashpub dashboard export`: one owner's dashboards as archive records (metadata, aliases, every kept
@@ -41,7 +40,7 @@ export class ExportDashboards {
   async execute(selector: OperatorSelector, sink: ArchiveFileSink, onProgress: ArchiveProgress = () => {}): Promise<ExportSummary> {
     const target = await resolveOperatorTarget(this.accounts, selector);
     const exportedAt = this.clock.now();
-    const listed = await this.listAll(ownerOf(target));
+    const listed = await listAllDashboards(this.store, ownerOf(target));
     const saved = new Set<string>();
     const summary = { versions: 0, files: 0, bytes: 0 };
     const dashboards: ArchivedDashboard[] = [];
@@ -75,14 +74,6 @@ export class ExportDashboards {
     return { manifest, ...summary };
   }
 
-  private async listAll(owner: OwnerRef): Promise<DashboardRecord[]> {
-    const all: DashboardRecord[] = [];
-    for (;;) {
-      const page = await this.store.list(owner, { afterSlug: all[all.length - 1]?.slug, limit: PAGE });
-      all.push(...page);
-      if (page.length < PAGE) return all;
-    }
-  }
 
   private async archive(dashboard: DashboardRecord): Promise<ArchivedDashboard | null> {
     const versions = (await this.store.listVersions(dashboard.id)).reverse();

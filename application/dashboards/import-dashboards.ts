@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { contentTypeFor } from '../../domain/content-types.js';
 import { distinctFiles, parseArchiveManifest, type ArchiveManifest, type ArchivedDashboard } from '../../domain/dashboard-archive.js';
@@ -12,6 +12,7 @@ import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { nextRuns, parseSchedule } from '../refresh/cron.js';
 import type { ArchiveProgress } from './export-dashboards.js';
 import { resolveOperatorTarget, type OperatorSelector } from './operator-target.js';
+import { contentHash } from './file-entries.js';
 
 /** Where an import reads file bytes from: null when the archive has no such file. */
 export interface ArchiveFileSource {
@@ -39,7 +40,6 @@ export interface ImportReport {
 
 export const SLUG_EXISTS = 'slug exists';
 
-const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 export const foreignConnectionWarning = (target: Target, connectionId: string, slug: string) =>
   `connection ${connectionId} is not one of ${target.kind === 'personal' ? `${target.handle}'s connections` : `the connections of workspace "${target.slug}"`}, ` +
@@ -113,7 +113,7 @@ export class ImportDashboards {
       for (const [sha256, { where, file }] of distinctFiles(manifest.dashboards)) {
         const bytes = await files.read(sha256);
         if (!bytes) throw new DomainError('invalid_argument', `${where}: file ${sha256} is missing from the archive`);
-        const actual = sha256Of(bytes);
+        const actual = contentHash(bytes);
         if (actual !== sha256) throw new DomainError('invalid_argument', `${where}: file ${sha256} is corrupted (its bytes hash to ${actual})`);
         if (bytes.byteLength !== file.size) {
           throw new DomainError('invalid_argument', `${where}: file ${sha256} is ${bytes.byteLength} bytes, the manifest says ${file.size}`);
@@ -152,7 +152,7 @@ export class ImportDashboards {
         if (bytes.has(file.sha256)) continue;
         const read = await files.read(file.sha256);
         // Checked before the first write; only a change to the archive during the import gets here.
-        if (!read || sha256Of(read) !== file.sha256) return { ...result, outcome: 'refused', reason: `file ${file.sha256} changed in the archive during the import` };
+        if (!read || contentHash(read) !== file.sha256) return { ...result, outcome: 'refused', reason: `file ${file.sha256} changed in the archive during the import` };
         bytes.set(file.sha256, read);
       }
     }

@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
-import { ownerOf, type Target } from '../../domain/scope.js';
-import type { DashboardReads, DashboardRecord, VersionRecord } from '../ports/dashboard-store.js';
+import { ownerOf, type OwnerRef, type Target } from '../../domain/scope.js';
+import type { DashboardReads, DashboardRecord, DashboardStore, VersionRecord } from '../ports/dashboard-store.js';
 
 /** The spec's text for the slug-keyed readers, on workspace targets too. */
 export const noDashboardInAccount = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in your account`);
@@ -40,4 +40,16 @@ export async function loadDashboard(
   const current = await reads.getVersion(dashboard.id, dashboard.currentVersionId);
   if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
   return { dashboard, current, viaAlias };
+}
+
+const LIST_PAGE = 200;
+
+/** Every dashboard of one owner, in slug order, read page by page along the keyset (operator views). */
+export async function listAllDashboards(store: Pick<DashboardStore, 'list'>, owner: OwnerRef): Promise<DashboardRecord[]> {
+  const all: DashboardRecord[] = [];
+  for (;;) {
+    const page = await store.list(owner, { afterSlug: all[all.length - 1]?.slug, limit: LIST_PAGE });
+    all.push(...page);
+    if (page.length < LIST_PAGE) return all;
+  }
 }

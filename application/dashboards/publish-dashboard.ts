@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { checkUploadSize } from '../../domain/limits.js';
@@ -7,7 +7,6 @@ import { parsePath } from '../../domain/names.js';
 import { defaultVisibility, ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
 import { canonicalUrl } from '../../domain/urls.js';
 import { parseConnectionRef, connectionRefText, type ConnectionRef } from '../../domain/connection-ref.js';
-import { contentTypeFor } from '../../domain/content-types.js';
 import { RENDERED_FILES } from '../../domain/dashboard-spec.js';
 import { Clock } from '../ports/clock.js';
 import { ConnectionDirectory } from '../ports/connection-directory.js';
@@ -18,6 +17,7 @@ import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { dashboardView, type DashboardView } from './views.js';
 import { commitNewVersion } from './versioning.js';
+import { fileEntry } from './file-entries.js';
 
 export interface PublishResult {
   mode: 'body' | 'spec';
@@ -38,7 +38,6 @@ interface Content {
   warnings: string[];
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const renderReplacedWarning = (filename: string) =>
@@ -85,7 +84,7 @@ export class PublishDashboard {
       const previous = existing ? await tx.getVersion(existing.id, existing.currentVersionId) : null;
       const files: Manifest = content.mode === 'body' && previous ? { ...previous.files } : {};
       for (const [name, data] of Object.entries(content.files)) {
-        files[name] = { sha256: sha256(data), size: data.byteLength, contentType: contentTypeFor(name) };
+        files[name] = fileEntry(name, data);
       }
       const now = this.clock.now();
       const metadata = applyMetadataPatch(

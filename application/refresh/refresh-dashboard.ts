@@ -1,6 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { contentTypeFor } from '../../domain/content-types.js';
 import { isRefreshable, parseDashboardSpec } from '../../domain/dashboard-spec.js';
 import { canonicalUrl } from '../../domain/urls.js';
 import { AccountStore } from '../ports/account-store.js';
@@ -11,9 +10,9 @@ import { RefreshStateStore, type RefreshRun, type RefreshTrigger } from '../port
 import { Settings } from '../ports/settings.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
+import { fileEntry } from '../dashboards/file-entries.js';
 
 const encoder = new TextEncoder();
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * One refresh of one dashboard (the job handler): re-run the current version's queries on the
@@ -73,7 +72,7 @@ export class RefreshDashboard {
     });
     const files = { 'index.html': encoder.encode(page.html), 'data.json': encoder.encode(page.dataJson) };
     const manifest: Manifest = {};
-    for (const [name, bytes] of Object.entries(files)) manifest[name] = { sha256: sha256(bytes), size: bytes.byteLength, contentType: contentTypeFor(name) };
+    for (const [name, bytes] of Object.entries(files)) manifest[name] = fileEntry(name, bytes);
     await this.dashboards.transaction(dashboard.owner, async (tx) => {
       for (const [name, bytes] of Object.entries(files)) await tx.putFile(manifest[name]!.sha256, bytes);
     });

@@ -1,9 +1,16 @@
 import type { Command } from 'commander';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { ManageConnections } from '../../application/connections/manage-connections.js';
+import { ManageConnections, type ConnectionView } from '../../application/connections/manage-connections.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { action } from './context.js';
-import { print, readStdin, table } from './output.js';
+import { print, readStdin, table, type GlobalOptions } from './output.js';
+
+/** `connection "<label>" <id>: <status>`, with the last error when there is one. */
+function printStatus(options: GlobalOptions, connection: ConnectionView): void {
+  print(options, connection, () => [
+    `connection "${connection.label}" ${connection.id}: ${connection.status}` + (connection.last_error ? ` (${connection.last_error})` : ''),
+  ]);
+}
 
 /** `connection add/list/test/disable/enable`: the admin's way to manage warehouse connections (never over MCP). */
 export function registerConnectionCommands(program: Command): void {
@@ -50,7 +57,7 @@ export function registerConnectionCommands(program: Command): void {
     .action(
       action(async (app, options, id: string) => {
         const tested = await app.container.get(ManageConnections).test(id);
-        print(options, tested, () => [`connection "${tested.label}" ${tested.id}: ${tested.status}` + (tested.last_error ? ` (${tested.last_error})` : '')]);
+        printStatus(options, tested);
         if (tested.status !== 'active') process.exitCode = 1;
       }),
     );
@@ -60,7 +67,7 @@ export function registerConnectionCommands(program: Command): void {
     .action(
       action(async (app, options, id: string) => {
         const disabled = await app.container.get(ManageConnections).disable(id);
-        print(options, disabled, () => [`connection "${disabled.label}" ${disabled.id}: disabled`]);
+        printStatus(options, disabled);
       }),
     );
   connection
@@ -69,7 +76,7 @@ export function registerConnectionCommands(program: Command): void {
     .action(
       action(async (app, options, id: string) => {
         const enabled = await app.container.get(ManageConnections).enable(id);
-        print(options, enabled, () => [`connection "${enabled.label}" ${enabled.id}: ${enabled.status}` + (enabled.last_error ? ` (${enabled.last_error})` : '')]);
+        printStatus(options, enabled);
         if (enabled.status !== 'active') process.exitCode = 1;
       }),
     );
