@@ -25,7 +25,25 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...oidcSettings(env),
     trustProxyHops: proxyHops(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    ...operatorSettings(env),
   };
+}
+
+type OperatorSettings = Pick<Settings, 'adminPort' | 'adminHost' | 'shutdownGraceSeconds'>;
+
+/** ADMIN_PORT, ADMIN_HOST and SHUTDOWN_GRACE_SECONDS (docs: README "Running in production"). */
+function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
+  const adminText = env.ADMIN_PORT?.trim() ?? '';
+  const adminPort = adminText === '' ? null : Number(adminText);
+  if (adminPort !== null && (!Number.isInteger(adminPort) || adminPort < 0 || adminPort > 65535)) {
+    throw new Error(`ADMIN_PORT must be a port number (got "${env.ADMIN_PORT}")`);
+  }
+  const graceText = env.SHUTDOWN_GRACE_SECONDS?.trim() ?? '';
+  const grace = graceText === '' ? 10 : Number(graceText);
+  if (!Number.isFinite(grace) || grace < 0 || grace > 3600) {
+    throw new Error(`SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600 (got "${env.SHUTDOWN_GRACE_SECONDS}")`);
+  }
+  return { adminPort, adminHost: env.ADMIN_HOST?.trim() || '127.0.0.1', shutdownGraceSeconds: grace };
 }
 
 type OidcSettings = Pick<Settings, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecret' | 'oidcName'>;

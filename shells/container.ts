@@ -49,6 +49,10 @@ import { SecretSealer } from '../application/ports/secret-sealer.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { OpenIdIdentityProvider } from '../adapters/oidc/openid-identity-provider.js';
 import { UPSTREAM_CALLBACK_PATH } from '../domain/upstream-sign-in.js';
+import { Telemetry } from '../application/ports/telemetry.js';
+import { PromTelemetry } from '../adapters/metrics/prom-telemetry.js';
+import { MeteredRateLimiter } from '../adapters/metrics/metered-rate-limiter.js';
+import { createLogger, type Logger } from './logger.js';
 
 export interface Closeable {
   close(): Promise<void>;
@@ -58,6 +62,10 @@ export interface AppContainer {
   container: Container;
   /** Names of the migrations this start applied. */
   migrationsApplied: string[];
+  /** The process's logger, handed to every adapter and job that can fail in the background. */
+  logger: Logger;
+  /** The metrics this container records (served by the admin listener). */
+  telemetry: PromTelemetry;
   /** Releases pools, child processes and timers, newest first. */
   close(): Promise<void>;
 }
@@ -74,6 +82,8 @@ export interface BuildOptions {
   refreshWorkers?: boolean;
   /** Hosting tunables (tests shorten the metadata cache). */
   hosting?: Partial<HostingOptions>;
+  /** Defaults to a pino logger at LOG_LEVEL on stdout. */
+  logger?: Logger;
 }
 
 export async function buildContainer(settings: SettingsPort, options: BuildOptions = {}): Promise<AppContainer> {
@@ -82,6 +92,9 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   let migrationsApplied: string[] = [];
   container.bind<SettingsPort>(Settings).toConstantValue(settings);
   container.bind<Clock>(Clock).toConstantValue(options.clock ?? systemClock);
+  const logger = options.logger ?? createLogger(settings);
+  const telemetry = new PromTelemetry();
+  container.bind<Telemetry>(Telemetry).toConstantValue(telemetry);
 
   // --- storage (foundation) ---
   if (options.storage === 'memory') {
@@ -90,12 +103,13 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   } else {
     const database = settings.databaseUrl
       ? { url: settings.databaseUrl, stop: async () => {} }
-      : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server' });
+      : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server', logger: logger.child({ component: 'embedded-database' }) });
     closers.push(() => database.stop());
     const dataSource = await openDataSource(database.url, { migrate: false });
     closers.push(() => dataSource.destroy());
     migrationsApplied = await migrate(dataSource, { exclusive: settings.databaseUrl !== null });
     container.bind(DataSource).toConstantValue(dataSource);
+    telemetry.observePool(() => poolStats(dataSource));
     container.bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
     container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource));
   }
@@ -103,12 +117,13 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
 
   // --- rate limits (MCP endpoint) ---
   // Shared counters in Redis when REDIS_URL is set (several instances, one budget); in memory otherwise.
+  // Either way each refusal is counted by limit.
   if (settings.redisUrl) {
-    const limiter = new RedisRateLimiter({ url: settings.redisUrl });
+    const limiter = new RedisRateLimiter({ url: settings.redisUrl, logger: logger.child({ component: 'rate-limiter' }) });
     closers.push(() => limiter.close());
-    container.bind<RateLimiter>(RateLimiter).toConstantValue(limiter);
+    container.bind<RateLimiter>(RateLimiter).toConstantValue(new MeteredRateLimiter(limiter, telemetry));
   } else {
-    container.bind<RateLimiter>(RateLimiter).to(MemoryRateLimiter);
+    container.bind<RateLimiter>(RateLimiter).toConstantValue(new MeteredRateLimiter(container.get(MemoryRateLimiter), telemetry));
   }
 
   // --- sign-in (OAuth) ---
@@ -130,6 +145,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
       clientSecret: settings.oidcClientSecret,
       displayName: settings.oidcName,
       redirectUri: `${settings.appUrl}${UPSTREAM_CALLBACK_PATH}`,
+      logger: logger.child({ component: 'oidc' }),
     });
     container.bind<IdentityProvider>(IdentityProvider).toConstantValue(provider);
   }
@@ -149,23 +165,38 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     // in the tally for the next one. Expired viewer tickets and sessions are swept now and then.
     const tally = container.get(ViewTally);
     const viewers = container.get(ViewerAccess);
-    const flushTimer = setInterval(() => void tally.flush().catch(() => {}), 5_000).unref();
-    const purgeTimer = setInterval(() => void viewers.purgeExpired().catch(() => {}), 10 * 60_000).unref();
+    const log = logger.child({ component: 'hosting' });
+    const flush = (when: string) =>
+      tally.flush().catch((err: unknown) => log.warn({ err, when, pendingViews: tally.pendingViews }, 'view tally flush failed; the views are kept for the next flush'));
+    const flushTimer = setInterval(() => void flush('periodic'), 5_000).unref();
+    const purgeTimer = setInterval(
+      () => void viewers.purgeExpired().catch((err: unknown) => log.warn({ err }, 'sweeping expired viewer tickets and sessions failed; retried in 10 minutes')),
+      10 * 60_000,
+    ).unref();
     closers.push(async () => {
       clearInterval(flushTimer);
       clearInterval(purgeTimer);
-      await tally.flush().catch(() => {});
+      await flush('shutdown');
     });
   }
 
   // --- refresh and connections ---
-  await bindRefreshAndConnections(container, settings, options, closers);
+  await bindRefreshAndConnections(container, settings, { ...options, logger, telemetry }, closers);
 
   return {
     container,
     migrationsApplied,
+    logger,
+    telemetry,
     async close() {
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+/** The pg pool behind TypeORM's PostgreSQL driver: connections checked out and queries waiting. */
+function poolStats(dataSource: DataSource): { inUse: number; waiting: number } | null {
+  const pool = (dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+  if (!pool || typeof pool.totalCount !== 'number') return null;
+  return { inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount };
 }

@@ -34,11 +34,17 @@ import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { LibpgQueryValidator } from '../adapters/sql/libpg-query-validator.js';
 import { LazyPageRenderer } from '../adapters/render/lazy-page-renderer.js';
+import type { RefreshJob } from '../application/ports/job-queue.js';
+import { noTelemetry, type Telemetry } from '../application/ports/telemetry.js';
+import type { PromTelemetry } from '../adapters/metrics/prom-telemetry.js';
+import type { Logger } from './logger.js';
 
 export interface RefreshBuildOptions {
   role?: 'server' | 'cli';
   storage?: 'database' | 'memory';
   refreshWorkers?: boolean;
+  logger?: Logger;
+  telemetry?: Telemetry & Partial<Pick<PromTelemetry, 'observeQueueDepth'>>;
 }
 
 export async function bindRefreshAndConnections(
@@ -61,17 +67,43 @@ export async function bindRefreshAndConnections(
   container.bind<SpecPublisher>(SpecPublisher).to(SpecPublisherService);
 
   const workers = options.refreshWorkers ?? options.role === 'server';
+  const log = options.logger?.child({ component: 'refresh' });
+  const telemetry = options.telemetry ?? noTelemetry;
+  // Every job handler reports its own outcome: a failed run is recorded in its refresh status (what the
+  // owner sees) and logged here (what the operator sees); a job that throws is logged and rethrown.
+  const runRefresh = async (job: RefreshJob) => {
+    const refresh = container.get(RefreshDashboard);
+    try {
+      const run = await refresh.run(job.dashboardId, job.trigger);
+      if (!run) return;
+      telemetry.refreshRun(run.trigger, run.outcome, run.durationMs / 1000);
+      if (run.outcome !== 'success') log?.warn({ dashboardId: job.dashboardId, trigger: job.trigger, reason: run.error }, 'refresh run failed; the last good render stays live');
+    } catch (err) {
+      telemetry.refreshRun(job.trigger, 'error', 0);
+      log?.error({ err, dashboardId: job.dashboardId, trigger: job.trigger }, 'refresh job failed before its run was recorded');
+      throw err;
+    }
+  };
+  const logged = (job: string, work: () => Promise<unknown>) => async () => {
+    try {
+      await work();
+    } catch (err) {
+      log?.error({ err, job }, `${job} failed`);
+      throw err;
+    }
+  };
   if (options.storage === 'memory') {
     container.bind<ConnectionStore>(ConnectionStore).toConstantValue(new MemoryConnectionStore());
     container.bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new MemoryRefreshStateStore());
     const queue = new MemoryRefreshQueue();
     container.bind<RefreshQueue>(RefreshQueue).toConstantValue(queue);
     container.bind(MemoryRefreshQueue).toConstantValue(queue);
-    const refresh = container.get(RefreshDashboard);
-    queue.work(async (job) => void (await refresh.run(job.dashboardId, job.trigger)));
+    queue.work(runRefresh);
     if (workers) {
       const scheduler = container.get(RefreshScheduler);
-      const timer = setInterval(() => void scheduler.tick().catch(() => {}), 30_000).unref();
+      const tick = logged('refresh scheduler tick', () => scheduler.tick());
+      // Logged by `logged`; the next tick tries again in 30 s.
+      const timer = setInterval(() => void tick().catch(() => undefined), 30_000).unref();
       closers.push(async () => clearInterval(timer));
     }
     return;
@@ -83,18 +115,18 @@ export async function bindRefreshAndConnections(
   container.bind<FileSweeper>(FileSweeper).toConstantValue(new TypeormFileSweeper(dataSource));
   const url = (dataSource.options as { url?: string }).url;
   if (!url) throw new Error('the refresh queue needs the database URL');
-  const queue = new PgBossRefreshQueue(url, { worker: workers });
+  const queue = new PgBossRefreshQueue(url, { worker: workers, logger: options.logger?.child({ component: 'pg-boss' }), stopTimeoutMs: settings.shutdownGraceSeconds * 1000 });
+  options.telemetry?.observeQueueDepth?.(() => queue.depth());
   closers.push(() => queue.close());
   container.bind<RefreshQueue>(RefreshQueue).toConstantValue(queue);
   container.bind(PgBossRefreshQueue).toConstantValue(queue);
   if (workers) {
-    const refresh = container.get(RefreshDashboard);
     const scheduler = container.get(RefreshScheduler);
     const sweeper = container.get<FileSweeper>(FileSweeper);
     await queue.work({
-      refresh: async (job) => void (await refresh.run(job.dashboardId, job.trigger)),
-      tick: async () => void (await scheduler.tick()),
-      sweepFiles: async () => void (await sweeper.sweep(FILE_SWEEP_GRACE_SECONDS)),
+      refresh: runRefresh,
+      tick: logged('refresh scheduler tick', () => scheduler.tick()),
+      sweepFiles: logged('file sweep', () => sweeper.sweep(FILE_SWEEP_GRACE_SECONDS)),
     });
   }
 }

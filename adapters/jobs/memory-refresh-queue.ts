@@ -18,7 +18,7 @@ export class MemoryRefreshQueue implements RefreshQueue {
     this.waiting.add(job.dashboardId);
     this.chain = this.chain.then(async () => {
       this.waiting.delete(job.dashboardId);
-      await this.handler?.(job).catch(() => {});
+      await this.handler?.(job).catch(() => undefined); // the handler logs its own failure; one failed job must not stop the chain
     });
     return true;
   }

@@ -16,7 +16,9 @@ export interface RefreshWorkerHandlers {
 export interface PgBossOptions {
   /** How often an idle worker looks for jobs. */
   pollingIntervalSeconds?: number;
-  logger?: { warn(data: object, message: string): void };
+  logger?: { error(data: object, message: string): void };
+  /** How long `close` lets a running job finish before pg-boss gives up on it (default 10 s). */
+  stopTimeoutMs?: number;
 }
 
 /**
@@ -48,7 +50,9 @@ export class PgBossRefreshQueue implements RefreshQueue {
       supervise: options.worker,
       ...(options.worker ? { cronMonitorIntervalSeconds: 5, cronWorkerIntervalSeconds: 2 } : {}),
     });
-    this.boss.on('error', (err) => options.logger?.warn({ err: String(err) }, 'pg-boss error'));
+    // pg-boss reports its background failures (maintenance, cron, polling while the database is away)
+    // only through this event; it keeps running and retries on its own.
+    this.boss.on('error', (err) => options.logger?.error({ err }, 'pg-boss error (it retries on its own)'));
   }
 
   private start(): Promise<void> {
@@ -87,7 +91,10 @@ export class PgBossRefreshQueue implements RefreshQueue {
 
   async enqueue(job: RefreshJob): Promise<boolean> {
     await this.start();
-    const id = await this.boss.send(REFRESH_QUEUE, { ...job }, { singletonKey: job.dashboardId, retryLimit: 0 });
+    // One retry, a few seconds on: a run only throws when it could not even record its outcome (the
+    // database went away mid-run) or when its instance shut down before it finished; a refresh is
+    // idempotent, so another instance (or this one, back) simply runs it again.
+    const id = await this.boss.send(REFRESH_QUEUE, { ...job }, { singletonKey: job.dashboardId, retryLimit: 1, retryDelay: 5 });
     return id !== null;
   }
 
@@ -122,9 +129,20 @@ export class PgBossRefreshQueue implements RefreshQueue {
     return (await this.boss.send(TICK_QUEUE, {}, { retryLimit: 0 })) !== null;
   }
 
+  /** Refresh jobs waiting to run across all instances; null before this instance has started pg-boss. */
+  async depth(): Promise<number | null> {
+    if (!this.ready) return null;
+    await this.ready;
+    return this.boss.getQueueSize(REFRESH_QUEUE);
+  }
+
+  /**
+   * Stops the workers: no new job is fetched, a running one gets `stopTimeoutMs` to finish. One still
+   * running then stays `active` in the table and pg-boss's expiry hands it to another instance.
+   */
   async close(): Promise<void> {
     if (!this.ready) return;
-    await this.ready.catch(() => {});
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
+    await this.ready.catch(() => undefined); // a failed start was already thrown to whoever awaited it; there is nothing to stop but the pool
+    await this.boss.stop({ graceful: true, wait: true, timeout: this.options.stopTimeoutMs ?? 10_000, close: true });
   }
 }

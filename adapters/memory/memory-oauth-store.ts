@@ -173,7 +173,7 @@ export class MemoryOAuthStore extends MemoryOAuthData implements OAuthStore {
       }
     };
     const result = this.tail.then(run, run);
-    this.tail = result.catch(() => undefined);
+    this.tail = result.catch(() => undefined); // the caller gets the error through `result`; the chain only orders transactions
     return result;
   }
 }

@@ -13,6 +13,8 @@ export interface OpenIdProviderOptions {
   redirectUri: string;
   /** Seconds each request to the provider may take. */
   timeoutSeconds?: number;
+  /** Told why a discovery or code exchange failed (the user only sees a plain refusal). */
+  logger?: { warn(data: object, message: string): void };
 }
 
 /**
@@ -59,6 +61,7 @@ export class OpenIdIdentityProvider implements IdentityProvider {
       });
       claims = tokens.claims();
     } catch (error) {
+      this.logFailure(error, 'upstream sign-in: the code exchange failed');
       throw this.refusal(error);
     }
     if (!claims) throw this.unverified();
@@ -94,9 +97,19 @@ export class OpenIdIdentityProvider implements IdentityProvider {
           execute: issuerMayUseHttp(issuer) ? [oidc.allowInsecureRequests] : [],
         },
       );
-    } catch {
+    } catch (error) {
+      this.logFailure(error, 'upstream sign-in: discovery failed; retried on the next sign-in');
       throw this.unreachable();
     }
+  }
+
+  /**
+   * Name, message and code only: the library's error objects may carry the provider's response as their
+   * `cause`, which is not the operator's to read in a log.
+   */
+  private logFailure(error: unknown, message: string): void {
+    const { name, message: reason, code } = (error instanceof Error ? error : new Error(String(error))) as Error & { code?: string };
+    this.options.logger?.warn({ issuer: this.options.issuer, error: { name, message: reason, code } }, message);
   }
 
   /** The user-facing refusal for a failed code exchange; the library's own message stays out of the page. */

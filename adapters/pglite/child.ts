@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     const forget = () => handlers.delete(handler);
     handler.addEventListener('close', forget);
     handler.addEventListener('error', forget);
+    // One client's failed handshake ends only its own connection (pg reports it on that side).
     handler.attach(socket).catch(() => {
       forget();
       socket.destroy();
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     (stopping ??= (async () => {
       server.close();
       // Detaching rolls back whatever a connection left open.
-      for (const handler of [...handlers]) await handler.detach(true).catch(() => undefined);
+      for (const handler of [...handlers]) await handler.detach(true).catch(() => undefined); // stopping: a connection that fails to detach is closed with the database
       await db.close();
       process.exit(0);
     })());

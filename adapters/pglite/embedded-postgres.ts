@@ -29,6 +29,8 @@ export interface EmbeddedOptions {
   role?: EmbeddedRole;
   /** How long to wait for another process that is starting or briefly holding the data. */
   waitMs?: number;
+  /** Told when the database process this one started dies on its own (pino's calling convention). */
+  logger?: { error(data: object, message: string): void };
 }
 
 interface RunningRecord {
@@ -61,7 +63,7 @@ export async function attachOrStartEmbedded(dataDir: string, options: EmbeddedOp
   for (;;) {
     const found = await inspect(dataDir);
     if (found.status === 'free') {
-      const started = await claimAndStart(dataDir, role);
+      const started = await claimAndStart(dataDir, role, options.logger);
       if (started) return started;
       continue; // someone else claimed it between our look and our claim
     }
@@ -117,7 +119,7 @@ async function inspect(dataDir: string): Promise<Inspection> {
 }
 
 /** Claims dataDir by creating the record exclusively, then starts the child; null when the claim lost. */
-async function claimAndStart(dataDir: string, role: EmbeddedRole): Promise<EmbeddedDatabase | null> {
+async function claimAndStart(dataDir: string, role: EmbeddedRole, logger?: EmbeddedOptions['logger']): Promise<EmbeddedDatabase | null> {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, RECORD);
   const starting: StartingRecord = { state: 'starting', ownerPid: process.pid, startedAt: new Date().toISOString() };
@@ -136,7 +138,7 @@ async function claimAndStart(dataDir: string, role: EmbeddedRole): Promise<Embed
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const running: RunningRecord = { state: 'running', pid: child.pid!, ownerPid: process.pid, role, url, startedAt: starting.startedAt };
     writeAtomically(path, JSON.stringify(running, null, 2));
-    return own(child, path, url);
+    return own(child, path, url, logger);
   } catch (error) {
     child?.kill('SIGKILL');
     removeIfOurs(path);
@@ -166,7 +168,7 @@ function waitForReady(child: ChildProcess): Promise<number> {
   });
 }
 
-function own(child: ChildProcess, recordPath: string, url: string): EmbeddedDatabase {
+function own(child: ChildProcess, recordPath: string, url: string, logger?: EmbeddedOptions['logger']): EmbeddedDatabase {
   // This process may end without calling stop(): the child notices the closed channel and stops.
   child.unref();
   child.channel?.unref();
@@ -175,6 +177,10 @@ function own(child: ChildProcess, recordPath: string, url: string): EmbeddedData
   const onExit = () => child.kill('SIGTERM');
   process.once('exit', onExit);
   let stopping: Promise<void> | null = null;
+  // Its own stderr reaches ours (stdio inherit); this line says what it means for the service.
+  child.once('exit', (code, signal) => {
+    if (!stopping) logger?.error({ pid: child.pid, code, signal }, 'the embedded database process exited unexpectedly; every query now fails until the service restarts');
+  });
   return {
     url,
     pid: child.pid!,
@@ -246,6 +252,6 @@ async function answers(url: string): Promise<boolean> {
   } catch {
     return false;
   } finally {
-    await client.end().catch(() => undefined);
+    await client.end().catch(() => undefined); // a probe connection; its answer was already taken
   }
 }

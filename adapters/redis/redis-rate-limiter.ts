@@ -110,7 +110,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async close(): Promise<void> {
     if (this.client.status === 'ready') {
-      await this.within(this.client.quit(), 1000).catch(() => undefined);
+      await this.within(this.client.quit(), 1000).catch(() => undefined); // shutting down: disconnect() below ends it anyway
     }
     this.client.disconnect();
   }

@@ -82,7 +82,7 @@ export class DnsWarehouseAddressPolicy implements WarehouseAddressPolicy {
   private async hostKeys(endpoint: PgEndpoint): Promise<Set<string>> {
     // A socket is on this machine, as is a TCP listener on loopback.
     if (endpoint.kind === 'socket') return new Set([LOCAL]);
-    const addresses = await this.resolve(endpoint.host).catch(() => [] as string[]);
+    const addresses = await this.resolve(endpoint.host).catch(() => [] as string[]); // unresolvable now: compared by name alone, which still refuses the same name
     return new Set([...addresses.map((a) => this.addressKey(a)), nameKey(endpoint.host)]);
   }
 

@@ -104,7 +104,7 @@ async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.C
     query_timeout: timeoutMs + 5_000,
     application_name: 'dashpub',
   });
-  client.on('error', () => {});
+  client.on('error', () => {}); // a dying connection also rejects the query in flight, which is where it is reported
   try {
     await client.connect();
   } catch (err) {
@@ -121,7 +121,7 @@ async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.C
     }
     throw new DomainError('invalid_argument', `query failed: ${reason(err)}`);
   } finally {
-    await client.end().catch(() => {});
+    await client.end().catch(() => {}); // closing a connection that already failed; the failure itself was thrown above
   }
 }
 
@@ -131,7 +131,7 @@ async function readOnly<T>(client: pg.Client, timeoutMs: number, work: () => Pro
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
     return await work();
   } finally {
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch(() => {}); // a read-only transaction: a failed rollback loses nothing, the connection is closed next
   }
 }
 

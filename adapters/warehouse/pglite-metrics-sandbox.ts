@@ -48,7 +48,7 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
 
   private request(request: SandboxRequest, timeoutMs: number) {
     const next = this.queue.then(() => this.send(request, timeoutMs));
-    this.queue = next.catch(() => {});
+    this.queue = next.catch(() => {}); // the caller gets the error through `next`; the queue only orders requests
     return next;
   }
 

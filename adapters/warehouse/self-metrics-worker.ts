@@ -70,15 +70,15 @@ async function handle(request: SandboxRequest): Promise<SandboxReply> {
         truncated: result.rows.length > request.rowCap,
       };
     } finally {
-      await db.exec('ROLLBACK').catch(() => {});
+      await db.exec('ROLLBACK').catch(() => {}); // a throwaway database, closed right after
     }
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   } finally {
-    await db.close().catch(() => {});
+    await db.close().catch(() => {}); // a throwaway in-memory database: nothing to lose
     // Warm the next database while idle, so the next caller doesn't wait for it.
     spare = fresh();
-    spare.catch(() => {});
+    spare.catch(() => {}); // a failed warm-up is seen (and thrown) by the next request that awaits it
   }
 }
 

@@ -34,7 +34,7 @@ export class RegisterClient {
   async execute(body: unknown, clientIp: string): Promise<RegisteredClient> {
     const { points } = RATE_LIMITS.register;
     // Limits fail open (as the tools' do): an unreachable Redis must not stop sign-ups.
-    const allowed = await this.limiter.consume('register', clientIp, points, RATE_WINDOW_SECONDS).catch(() => true);
+    const allowed = await this.limiter.consume('register', clientIp, points, RATE_WINDOW_SECONDS).catch(() => true); // fail open; limiter adapters log their own failures
     if (!allowed) throw registrationRateLimited();
     const registration = parseClientRegistration(body);
     const createdAt = this.clock.now();

@@ -85,7 +85,7 @@ export class ViewerAccess {
     if (hit) return hit;
     const loading = this.tickets.findSession(hash, new Date(nowMs)).then((s) => (s && s.subdomain === subdomain ? s.userId : null));
     this.sessions.set(key, loading, nowMs);
-    loading.catch(() => this.sessions.delete(key));
+    loading.catch(() => this.sessions.delete(key)); // the caller awaits `loading` and gets the error; only the cache entry is dropped
     return loading;
   }
 

@@ -31,4 +31,12 @@ export interface Settings {
    */
   trustProxyHops: number;
   logLevel: string;
+  /**
+   * The admin listener (metrics, /readyz, /livez): ADMIN_PORT, null when unset (no listener), bound to
+   * ADMIN_HOST (default 127.0.0.1). Never served on the API, app or dashboards hosts.
+   */
+  adminPort: number | null;
+  adminHost: string;
+  /** SHUTDOWN_GRACE_SECONDS: how long SIGTERM waits for in-flight requests and jobs (default 10). */
+  shutdownGraceSeconds: number;
 }

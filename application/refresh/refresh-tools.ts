@@ -88,7 +88,7 @@ export class RefreshTools {
     if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false, already_queued: true };
     const allowed = await this.limiter
       .consume('refresh_budget', `${owner.kind}:${owner.id}`, this.options.budgetPerHour, HOUR_SECONDS)
-      .catch(() => true);
+      .catch(() => true); // fail open, as every limit; limiter adapters log their own failures
     if (!allowed) throw refreshBudgetExhausted();
     const queued = await this.queue.enqueue({ dashboardId: dashboard.id, trigger: 'manual' });
     return { slug, url: this.url(target, slug), queued, already_queued: !queued };

@@ -24,15 +24,29 @@ export function registerServerCommands(program: Command): void {
           `  Dashboards:    ${settings.dashboardScheme}://<handle>.${settings.dashboardDomain}/<slug>`,
           `  Storage:       ${settings.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${settings.dataDir}`}`,
         ]);
+        const logger = server.app.logger;
+        process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
         let closing = false;
-        const shutdown = async () => {
+        const shutdown = async (signal: string) => {
           if (closing) return;
           closing = true;
-          await server.close();
-          process.exit(0);
+          logger.info({ signal, graceSeconds: settings.shutdownGraceSeconds }, 'shutting down: draining requests, stopping jobs');
+          // A backstop should something hang after the drain: leave anyway, saying so.
+          setTimeout(() => {
+            logger.error({ signal }, 'shutdown did not finish in time; exiting');
+            process.exit(1);
+          }, (settings.shutdownGraceSeconds + 20) * 1000).unref();
+          try {
+            await server.close();
+            logger.info({ signal }, 'shut down cleanly');
+            process.exit(0);
+          } catch (err) {
+            logger.error({ err, signal }, 'shutdown failed');
+            process.exit(1);
+          }
         };
-        process.on('SIGINT', shutdown);
-        process.on('SIGTERM', shutdown);
+        process.on('SIGINT', () => void shutdown('SIGINT'));
+        process.on('SIGTERM', () => void shutdown('SIGTERM'));
       } catch (err) {
         process.exitCode = reportFailure(err, options);
       }

@@ -23,10 +23,17 @@ import { viewerRoutesFrom } from './app/viewer-routes.js';
 import { createConnectionsRoutes } from './app/connections-routes.js';
 import { dashboardsFastPathFrom } from './dashboards/fast-path.js';
 import { koaOptions } from './koa-options.js';
+import { Telemetry } from '../../application/ports/telemetry.js';
+import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
+import { observeRequests } from './request-observer.js';
+import { startAdminListener, type AdminListener } from './admin-listener.js';
+import { DataSource } from 'typeorm';
 
 export interface RunningServer {
   /** The address actually listened on (port 0 picks a free one). */
   port: number;
+  /** The admin listener's port, when ADMIN_PORT is set. */
+  adminPort: number | null;
   app: AppContainer;
   close(): Promise<void>;
 }
@@ -42,6 +49,8 @@ export function createKoaApp(container: Container, settings: Settings, logger: L
     resources: dashboardResourceSource(container, settings.serviceName),
     rateLimiter: container.get<RateLimiter>(RateLimiter),
     logger,
+    telemetry: container.get<Telemetry>(Telemetry),
+    isUnavailable: isDatabaseUnavailable,
   });
   const surfaces: SurfaceHandlers = {
     api: createApiSurface({ mcp, extra: createOAuthRoutes(container, settings, { logger }) }),
@@ -49,6 +58,8 @@ export function createKoaApp(container: Container, settings: Settings, logger: L
     dashboards: dashboardsSurfaceFrom(container, (err) => logger.error({ err }, 'dashboards host failed')),
   };
   koa.use(hostRouter(settings, surfaces));
+  // Replaces Koa's own console output for errors that reach it (answered 500): one log line, with the request id.
+  koa.on('error', (err: unknown, ctx?: Koa.Context) => logger.error({ err, surface: ctx?.state.surface, path: ctx?.path }, 'request failed'));
   return koa;
 }
 
@@ -61,28 +72,64 @@ function appRoutes(container: Container, settings: Settings): Koa.Middleware {
 
 export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {
   const app = options.container ?? (await buildContainer(settings, { role: 'server' }));
-  const koa = createKoaApp(app.container, settings);
+  const logger = app.logger;
+  const koa = createKoaApp(app.container, settings, logger);
   const callback = koa.callback();
   // Public dashboard files are answered before Koa when possible (see fast-path.ts); anything else,
   // or anything the fast path is unsure of, goes through the full app.
   const fastPath = dashboardsFastPathFrom(app.container);
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    if (!fastPath(req, res)) void callback(req, res);
-  });
+  const observed = observeRequests(
+    (req, res) => {
+      if (!fastPath(req, res)) void callback(req, res);
+    },
+    settings,
+    app.telemetry,
+    logger,
+  );
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, observed.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  let admin: AdminListener | null = null;
+  let draining = false;
+  if (settings.adminPort !== null) {
+    admin = await startAdminListener(settings.adminHost, settings.adminPort, {
+      metrics: () => app.telemetry.exposition(),
+      ready: async () => !draining && (await databaseReady(app)),
+    }, logger);
+  }
   return {
     port,
+    adminPort: admin?.port ?? null,
     app,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      // Drain (README "Running in production"): stop accepting, let in-flight requests finish within the
+      // grace, then close what is left, stop the jobs and release the pools.
+      draining = true;
+      observed.drain();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const deadline = Date.now() + settings.shutdownGraceSeconds * 1000;
+      server.closeIdleConnections();
+      while (observed.inFlight() > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        server.closeIdleConnections();
+      }
+      if (observed.inFlight() > 0) logger.warn({ inFlight: observed.inFlight() }, 'shutdown grace over; closing the requests still running');
+      server.closeAllConnections();
+      await closed;
+      await admin?.close();
       await app.close();
     },
   };
+}
+
+/** The database answers and no migration is pending (always ready without one: memory storage). */
+async function databaseReady(app: AppContainer): Promise<boolean> {
+  if (!app.container.isBound(DataSource)) return true;
+  const dataSource = app.container.get(DataSource);
+  const rows: Array<{ name: string }> = await dataSource.query(`SELECT name FROM ${dataSource.options.migrationsTableName ?? 'migrations'}`);
+  const applied = new Set(rows.map((row) => row.name));
+  return dataSource.migrations.every((migration) => applied.has(migration.name ?? migration.constructor.name));
 }

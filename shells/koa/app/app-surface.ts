@@ -187,7 +187,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
       seeOther(ctx, location);
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      if (error.code === 'forbidden') return await showConsent(ctx, requestHandle, 403, error.message).catch(() => expiredRequest(ctx, error));
+      if (error.code === 'forbidden') return await showConsent(ctx, requestHandle, 403, error.message).catch(() => expiredRequest(ctx, error)); // the request is gone: its expiry page is the answer
       expiredRequest(ctx, error);
     }
   });

@@ -16,7 +16,8 @@ import {
 import { McpMethods } from './methods.js';
 import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.js';
 import type { ResourceSource } from './resources.js';
-import { ToolRegistry, type ToolDefinition } from './tool-registry.js';
+import { ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
+import type { Telemetry } from '../../../application/ports/telemetry.js';
 
 /** pino's calling convention, so a pino logger can be passed as is. */
 export interface McpLogger {
@@ -35,6 +36,9 @@ export interface McpEndpointOptions {
   logger?: McpLogger;
   /** Largest request body read, in bytes. Default 32 MiB: a 5 MiB upload survives base64 and JSON escaping. */
   maxBodyBytes?: number;
+  /** Token checks and tool calls are counted here. */
+  telemetry?: Pick<Telemetry, 'toolCall' | 'tokenVerification'>;
+  isUnavailable?: ToolRegistryObservers['isUnavailable'];
 }
 
 export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
@@ -67,7 +71,8 @@ async function readBody(req: NodeJS.ReadableStream & { headers: Record<string, u
 export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
   const { settings, verifier, logger } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const registry = new ToolRegistry(options.tools, options.rateLimiter, logger);
+  const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
+  const counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
   const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
   const methods = new McpMethods(settings, registry, prompts, options.resources);
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
@@ -170,11 +175,16 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       return null;
     };
     const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(ctx.get('authorization'));
-    if (!match) return refuse('a bearer access token is required; sign in through the OAuth flow this header points at');
+    if (!match) {
+      counted('missing');
+      return refuse('a bearer access token is required; sign in through the OAuth flow this header points at');
+    }
     try {
       const principal = await verifier.verify(match[1]!);
+      counted(principal ? 'valid' : 'invalid');
       return principal ?? refuse('the access token is invalid, expired or revoked; sign in again');
     } catch (err) {
+      counted('error');
       logger?.error({ err }, 'token verification failed; refusing the request');
       ctx.set('retry-after', '5');
       json(ctx, 503, { error: 'temporarily_unavailable', error_description: 'authorization is temporarily unavailable; retry shortly' });

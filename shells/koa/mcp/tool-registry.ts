@@ -4,6 +4,7 @@ import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
 import type { Principal } from '../../../application/ports/token-verifier.js';
 import { checkArguments, type JsonSchema } from './argument-validation.js';
 import { INTERNAL_ERROR, invalidParams, JsonRpcError } from './jsonrpc.js';
+import type { Telemetry, ToolOutcome } from '../../../application/ports/telemetry.js';
 
 /** The MCP tool result envelope (spec "Tool result shape"). */
 export interface ToolResult {
@@ -51,6 +52,19 @@ export interface ToolRegistryLogger {
   warn(data: object, message: string): void;
 }
 
+/** Operability hooks of the registry (all optional). */
+export interface ToolRegistryObservers {
+  telemetry?: Pick<Telemetry, 'toolCall'>;
+  /**
+   * True for a failure of the service's own storage being away (the database restarting, say): the
+   * call gets an `isError` result asking to retry shortly instead of a protocol error.
+   */
+  isUnavailable?: (err: unknown) => boolean;
+}
+
+/** The `isError` text of a call that failed because the service's database was briefly unreachable. */
+export const SERVICE_UNAVAILABLE_TEXT = 'The service is temporarily unavailable (its database is not answering). Nothing was changed by this call unless a later read shows otherwise; retry in a few seconds.';
+
 export const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
 /** Per-user ceilings of domain/rate-limits.ts that belong to tools (the `register` one is per IP). */
@@ -72,6 +86,7 @@ export class ToolRegistry {
     tools: ToolDefinition[],
     private readonly rateLimiter: RateLimiter,
     private readonly logger?: ToolRegistryLogger,
+    private readonly observers: ToolRegistryObservers = {},
   ) {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
@@ -103,6 +118,21 @@ export class ToolRegistry {
     if (typeof name !== 'string' || name === '') throw invalidParams('Invalid params: "name" must be the name of a tool');
     const tool = this.byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+    const started = performance.now();
+    let outcome: ToolOutcome = 'error';
+    try {
+      const result = await this.callTool(tool, principal, args);
+      outcome = result.isError ? 'refused' : 'ok';
+      return result;
+    } catch (err) {
+      if (err instanceof ServiceUnavailable) return errorResult(SERVICE_UNAVAILABLE_TEXT);
+      throw err;
+    } finally {
+      this.observers.telemetry?.toolCall(tool.name, outcome, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async callTool(tool: ToolDefinition, principal: Principal, args: unknown): Promise<ToolResult> {
     if (args === undefined || args === null) args = {};
     if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('Invalid params: "arguments" must be an object');
     const argumentObject = args as Record<string, unknown>;
@@ -120,6 +150,10 @@ export class ToolRegistry {
     } catch (err) {
       if (isDomainError(err)) return errorResult(err.message);
       if (err instanceof JsonRpcError) throw err;
+      if (this.observers.isUnavailable?.(err)) {
+        this.logger?.warn({ err, tool: tool.name }, 'tool call failed: the database is not answering');
+        throw new ServiceUnavailable();
+      }
       const message = err instanceof Error ? err.message : String(err);
       throw new JsonRpcError(INTERNAL_ERROR, `Internal error: ${message}`);
     }
@@ -137,3 +171,6 @@ export class ToolRegistry {
     }
   }
 }
+
+/** Thrown out of `callTool` so `call` counts the outcome as `error`, then answered as an `isError` result. */
+class ServiceUnavailable extends Error {}
