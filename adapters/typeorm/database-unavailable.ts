@@ -15,4 +15,5 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
-const DEAD_CONNECTION = /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;
+// TypeORM releases a query runner whose connection died; the transaction's next query then says so.
+const DEAD_CONNECTION = /Connection terminated|query runner (was )?already released|Query runner already released|connection timeout|Client has encountered a connection error|Client was closed|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;

@@ -94,7 +94,15 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sh
  * The real server as a separate `dashpub serve` process (compiled CLI), for scale-out tests: several
  * processes sharing one database and one Redis. Resolves once /healthz answers.
  */
-export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<FullServer & { process: ChildProcess }> {
+export interface SpawnedServer extends FullServer {
+  process: ChildProcess;
+  /** Everything the process wrote so far (stdout, where its JSON log goes, and stderr). */
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal) once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<SpawnedServer> {
   const port = await freePort();
   const childEnv = serverEnv(port, env);
   const settings = loadSettings(childEnv);
@@ -105,7 +113,7 @@ export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_00
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -127,6 +135,8 @@ export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_00
     settings,
     hosts: hostsOf(settings),
     process: child,
+    output: () => output,
+    exited,
     async close() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
