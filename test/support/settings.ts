@@ -10,5 +10,6 @@ import { loadSettings } from '../../shells/config.js';
 export const TEST_SECRET_KEY = 'dashpub-test-secret-key';
 
 export function testSettings(overrides: Partial<Settings> = {}): Settings {
-  return { ...loadSettings({}), redisUrl: null, databaseUrl: null, allowPrivateWarehouses: true, secretKey: TEST_SECRET_KEY, ...overrides };
+  // Warnings and errors only: a request line per call would bury the test report.
+  return { ...loadSettings({}), redisUrl: null, databaseUrl: null, allowPrivateWarehouses: true, secretKey: TEST_SECRET_KEY, logLevel: 'warn', ...overrides };
 }
