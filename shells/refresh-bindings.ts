@@ -102,8 +102,7 @@ export async function bindRefreshAndConnections(
     if (workers) {
       const scheduler = container.get(RefreshScheduler);
       const tick = logged('refresh scheduler tick', () => scheduler.tick());
-      // Logged by `logged`; the next tick tries again in 30 s.
-      const timer = setInterval(() => void tick().catch(() => undefined), 30_000).unref();
+      const timer = setInterval(() => void tick().catch(() => undefined), 30_000).unref(); // logged by `logged`; the next tick tries again
       closers.push(async () => clearInterval(timer));
     }
     return;

@@ -99,7 +99,7 @@ async function inspect(dataDir: string): Promise<Inspection> {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return { status: 'free' };
+    return { status: 'free' }; // no record: nobody runs the database here
   }
   const record = parseRecord(text);
   if (record?.state === 'running' && isDatabaseProcess(record.pid)) {
@@ -239,7 +239,7 @@ function isDatabaseProcess(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pglite');
   } catch {
-    return true;
+    return true; // no /proc here: trust the pid, as before /proc was consulted
   }
 }
 
@@ -250,7 +250,7 @@ async function answers(url: string): Promise<boolean> {
     await client.query('SELECT 1');
     return true;
   } catch {
-    return false;
+    return false; // a probe: not answering is the answer
   } finally {
     await client.end().catch(() => undefined); // a probe connection; its answer was already taken
   }
