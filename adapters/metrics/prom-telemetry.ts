@@ -108,10 +108,20 @@ export class PromTelemetry implements Telemetry {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 
+  /** Label children by `surface|status`: prom-client hashes a label object on every call, this looks one up. */
+  private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
+  private readonly servedChildren = new Map<number, { inc(): void }>();
+
   httpRequest(surface: string, status: number, seconds: number): void {
-    const labels = { surface, status: String(status) };
-    this.http.inc(labels);
-    this.httpSeconds.observe(labels, seconds);
+    const key = `${surface}|${status}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      const labels = { surface, status: String(status) };
+      child = { count: this.http.labels(labels), latency: this.httpSeconds.labels(labels) };
+      this.httpChildren.set(key, child);
+    }
+    child.count.inc();
+    child.latency.observe(seconds);
   }
 
   toolCall(tool: string, outcome: ToolOutcome, seconds: number): void {
@@ -133,6 +143,8 @@ export class PromTelemetry implements Telemetry {
   }
 
   dashboardServed(status: number): void {
-    this.served.inc({ status: String(status) });
+    let child = this.servedChildren.get(status);
+    if (!child) this.servedChildren.set(status, (child = this.served.labels({ status: String(status) })));
+    child.inc();
   }
 }

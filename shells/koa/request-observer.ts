@@ -3,7 +3,7 @@ import type http from 'node:http';
 import type { Settings } from '../../application/ports/settings.js';
 import type { Telemetry } from '../../application/ports/telemetry.js';
 import { logContext, type Logger } from '../logger.js';
-import { classifyHost } from './host-router.js';
+import type { Surface } from './host-router.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -20,46 +20,46 @@ export interface ObservedHandler {
 
 /**
  * Wraps the server's request handler with what operators need around every request:
- * - a request id: the `x-request-id` a trusted proxy sent (TRUST_PROXY set), else a new UUID; echoed
- *   in the response header and carried by every log line written while the request runs;
+ * - a request id: the `x-request-id` a trusted proxy sent (TRUST_PROXY set), else a new UUID, echoed
+ *   in the response header. On the API and app hosts every log line written while the request runs
+ *   carries it (through `logContext`); the dashboards host, the hot path, skips that context and has
+ *   its id on its own request line only;
  * - one log line when it ends (method, path without the query, status, time): `info` on the API and
  *   app hosts, `debug` on the dashboards host, which serves many more and cheaper requests;
  * - the HTTP metrics by surface and status, and dashboards served by status;
  * - an in-flight count for the shutdown drain.
  * The query string is never logged: it carries OAuth states, codes and viewer tickets.
+ * Per request this costs a few map lookups (docs/benchmarks.md, Hosting, measured it).
  */
 export function observeRequests(handler: Handler, settings: Settings, telemetry: Telemetry, logger: Logger): ObservedHandler {
   let inFlight = 0;
   let draining = false;
   const trustProxy = settings.trustProxyHops > 0;
   const log = logger.child({ component: 'http' });
+  const surfaceOf = surfaceClassifier(settings);
   const observed: Handler = (req, res) => {
     const offered = trustProxy ? req.headers['x-request-id'] : undefined;
     const reqId = typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     res.setHeader('x-request-id', reqId);
     if (draining) res.setHeader('connection', 'close');
+    const surface = surfaceOf(req.headers.host);
     const started = performance.now();
     inFlight++;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    // 'close' follows 'finish' on every response, and alone on one cut short.
+    res.once('close', () => {
       inFlight--;
       const seconds = (performance.now() - started) / 1000;
-      const surface = classifyHost(settings, req.headers.host).surface;
       // A response cut short (client gone, server closing) has no status worth counting as sent.
       const status = res.writableFinished ? res.statusCode : 499;
       telemetry.httpRequest(surface, status, seconds);
       if (surface === 'dashboards') telemetry.dashboardServed(status);
-      const path = (req.url ?? '').split('?', 1)[0];
-      const line = { reqId, surface, method: req.method, path, status, ms: Math.round(seconds * 1000) };
-      if (status >= 500) log.warn(line, 'request answered with a server error');
-      else if (surface === 'dashboards') log.debug(line, 'request');
-      else log.info(line, 'request');
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
-    logContext.run({ reqId }, () => handler(req, res));
+      const level = status >= 500 ? 'warn' : surface === 'dashboards' ? 'debug' : 'info';
+      if (!log.isLevelEnabled(level)) return;
+      const line = { reqId, surface, method: req.method, path: (req.url ?? '').split('?', 1)[0], status, ms: Math.round(seconds * 1000) };
+      log[level](line, status >= 500 ? 'request answered with a server error' : 'request');
+    });
+    if (surface === 'dashboards') handler(req, res);
+    else logContext.run({ reqId }, () => handler(req, res));
   };
   return {
     handler: observed,
@@ -67,5 +67,19 @@ export function observeRequests(handler: Handler, settings: Settings, telemetry:
     drain: () => {
       draining = true;
     },
+  };
+}
+
+/** host-router's classifyHost with the three hosts worked out once, for the per-request path. */
+function surfaceClassifier(settings: Settings): (host: string | undefined) => Surface {
+  const app = new URL(settings.appUrl).host.toLowerCase();
+  const api = new URL(settings.baseUrl).host.toLowerCase();
+  const suffix = `.${settings.dashboardDomain.toLowerCase()}`;
+  return (hostHeader) => {
+    const host = (hostHeader ?? '').toLowerCase();
+    if (host === app) return 'app';
+    if (host === api) return 'api';
+    if (host.length > suffix.length && host.endsWith(suffix) && /^[a-z0-9-]+$/.test(host.slice(0, -suffix.length))) return 'dashboards';
+    return 'api';
   };
 }
