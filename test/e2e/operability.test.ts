@@ -2,7 +2,10 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
+import { Writable } from 'node:stream';
 import { loadSettings } from '../../shells/config.js';
+import { createLogger, logContext } from '../../shells/logger.js';
+import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
@@ -137,6 +140,17 @@ describe('e2e: operating a serve process (logs, request ids, metrics, readiness,
 
     expect((await request({ url: `${adminUrl}/livez` })).text).to.equal('ok');
     expect((await request({ url: `${adminUrl}/readyz` })).status).to.equal(200);
+    // A migration this build has that the database lacks: not ready until it is applied again.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`DELETE FROM migrations WHERE id = (SELECT max(id) FROM migrations) RETURNING id, timestamp, name`);
+      expect((await request({ url: `${adminUrl}/readyz` })).status).to.equal(503);
+      await client.query(`INSERT INTO migrations (id, timestamp, name) VALUES ($1, $2, $3)`, [rows[0].id, rows[0].timestamp, rows[0].name]);
+      expect((await request({ url: `${adminUrl}/readyz` })).status).to.equal(200);
+    } finally {
+      await client.end();
+    }
     expect((await request({ url: `${adminUrl}/elsewhere` })).status).to.equal(404);
     // Never on the service's own hosts.
     for (const host of [server.hosts.api, server.hosts.app, server.hosts.dashboard('metered')]) {
@@ -205,5 +219,54 @@ describe('operator settings', () => {
     });
     expect(() => loadSettings({ ADMIN_PORT: 'metrics' })).to.throw('ADMIN_PORT must be a port number (got "metrics")');
     expect(() => loadSettings({ SHUTDOWN_GRACE_SECONDS: '-1' })).to.throw('SHUTDOWN_GRACE_SECONDS must be a number of seconds');
+  });
+});
+
+describe('the logger', () => {
+  function capture() {
+    const lines: Array<Record<string, any>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    return { lines, logger: createLogger({ logLevel: 'info' }, stream) };
+  }
+
+  it('adds the request id to every line written inside a request, however deep', async () => {
+    const { lines, logger } = capture();
+    await logContext.run({ reqId: 'req-1' }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.child({ component: 'deep' }).warn({ n: 1 }, 'inside');
+    });
+    logger.info('outside');
+    expect(lines[0]).to.deep.include({ reqId: 'req-1', component: 'deep', n: 1, msg: 'inside' });
+    expect(lines[1]).to.not.have.property('reqId');
+  });
+
+  it('drops a failed query\'s parameters and redacts secret-named fields', () => {
+    const { lines, logger } = capture();
+    const err = Object.assign(new Error('insert failed'), { query: 'INSERT INTO files VALUES ($1, $2)', parameters: ['abc', 'file body'], driverError: { code: '23505', parameters: ['x'] } });
+    logger.error({ err, form: { password: 'hunter2', code: 'c0de' } }, 'failed');
+    expect(lines[0]!.err).to.deep.include({ message: 'insert failed', query: 'INSERT INTO files VALUES ($1, $2)' });
+    expect(lines[0]!.err).to.not.have.property('parameters');
+    expect(lines[0]!.err.driverError).to.deep.equal({ code: '23505' });
+    expect(lines[0]!.form).to.deep.equal({ password: '[redacted]', code: '[redacted]' });
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  it('tells a database that is away from a request or code that is wrong', () => {
+    const away = [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('Query failed'), { driverError: Object.assign(new Error('the database system is starting up'), { code: '57P03' }) }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Query runner already released. Cannot run queries anymore.'),
+    ];
+    for (const err of away) expect(isDatabaseUnavailable(err), err.message).to.equal(true);
+    const wrong = [Object.assign(new Error('duplicate key value'), { code: '23505' }), new TypeError('x is undefined'), 'text'];
+    for (const err of wrong) expect(isDatabaseUnavailable(err), String(err)).to.equal(false);
   });
 });
