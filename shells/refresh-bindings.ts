@@ -61,7 +61,9 @@ export async function bindRefreshAndConnections(
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
   container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));
   const sandbox = new PgliteMetricsSandbox(validator);
-  closers.push(() => sandbox.close());
+  // Closed last, after the pools: a refresh still running when the shutdown grace ends then cannot
+  // record a "failure" that was only the sandbox going away; its job was already handed back for a retry.
+  closers.unshift(() => sandbox.close());
   container.bind<MetricsSandbox>(MetricsSandbox).toConstantValue(sandbox);
   container.bind<SelfMetrics>(SelfMetrics).to(SelfMetricsService);
   container.bind<SpecPublisher>(SpecPublisher).to(SpecPublisherService);
