@@ -58,8 +58,12 @@ export function createKoaApp(container: Container, settings: Settings, logger: L
     dashboards: dashboardsSurfaceFrom(container, (err) => logger.error({ err }, 'dashboards host failed')),
   };
   koa.use(hostRouter(settings, surfaces));
-  // Replaces Koa's own console output for errors that reach it (answered 500): one log line, with the request id.
-  koa.on('error', (err: unknown, ctx?: Koa.Context) => logger.error({ err, surface: ctx?.state.surface, path: ctx?.path }, 'request failed'));
+  // Replaces Koa's own console output for errors that reach it: one line with the request id, and, as
+  // Koa's own, none for a 404 or an error meant for the client (`expose`).
+  koa.on('error', (err: { status?: number; expose?: boolean }, ctx?: Koa.Context) => {
+    if (err?.status === 404 || err?.expose) return;
+    logger.error({ err, surface: ctx?.state.surface, path: ctx?.path }, 'request failed');
+  });
   return koa;
 }
 
