@@ -93,7 +93,8 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   container.bind<SettingsPort>(Settings).toConstantValue(settings);
   container.bind<Clock>(Clock).toConstantValue(options.clock ?? systemClock);
   const logger = options.logger ?? createLogger(settings);
-  const telemetry = new PromTelemetry();
+  // Node's process metrics sample on timers of their own: only worth it where something can scrape them.
+  const telemetry = new PromTelemetry({ processMetrics: settings.adminPort !== null });
   container.bind<Telemetry>(Telemetry).toConstantValue(telemetry);
 
   // --- storage (foundation) ---

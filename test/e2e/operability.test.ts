@@ -137,6 +137,7 @@ describe('e2e: operating a serve process (logs, request ids, metrics, readiness,
     expect(sample('dashpub_db_pool_connections_in_use')).to.be.a('number');
     expect(sample('dashpub_db_pool_waiting')).to.equal(0);
     expect(metrics.text).to.match(/^# TYPE dashpub_refresh_runs_total counter$/m);
+    expect(sample('dashpub_process_cpu_user_seconds_total')).to.be.greaterThan(0);
 
     expect((await request({ url: `${adminUrl}/livez` })).text).to.equal('ok');
     expect((await request({ url: `${adminUrl}/readyz` })).status).to.equal(200);
