@@ -39,7 +39,8 @@ const signUpLink = (open: boolean, returnTo: string) =>
 
 export function signInPage(ctx: PageContext, input: { returnTo: string; email?: string; error?: string; signUpOpen: boolean }): string {
   const body = html`<h1>Sign in</h1><p class="muted">to ${ctx.serviceName}</p>${errorBox(input.error)}
-${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}`;
+${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}
+<p class="muted small">Setting up an assistant? <a href="/connect">Connect an AI client</a></p>`;
   return layout({ title: 'Sign in', serviceName: ctx.serviceName, body });
 }
 
@@ -129,6 +130,7 @@ export function accountPage(
 <td><form method="post" action="/account/grants/revoke" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="grant" value="${g.id}"><button class="link" type="submit">Revoke</button></form></td></tr>`,
       )}</table>`
     : html`<p class="muted">No client is connected. Add this service's MCP address to an AI client to connect one.</p>`;
+  const connectLink = html`<p class="small"><a href="/connect">Connect an AI client</a>: Claude Code, Claude Desktop, Cursor, VS Code, ChatGPT.</p>`;
   const body = html`<h1>@${user.handle}</h1>
 ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <dl>
@@ -138,7 +140,7 @@ ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <div><dt>Dashboards</dt><dd>${link(user.handle)}</dd></div>
 </dl>
 <h2>Workspaces</h2>${workspaceRows}
-<h2>Connected clients</h2>${grantRows}
+<h2>Connected clients</h2>${grantRows}${connectLink}
 <h2>Warehouse connections</h2><p class="muted">PostgreSQL databases your refreshable dashboards query (pro plan). <a href="/connections">Manage connections</a></p>
 <form method="post" action="/sign-out">${csrfField(ctx.csrf)}<div class="actions"><button type="submit">Sign out</button></div></form>`;
   return layout({ title: `@${user.handle}`, serviceName: ctx.serviceName, body, wide: true });
