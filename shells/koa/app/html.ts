@@ -48,6 +48,7 @@ code,.mono{font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 pre{font:.85rem/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);border:1px solid var(--line);border-radius:8px;padding:.65rem .8rem;margin:.3rem 0 .9rem;overflow-x:auto}
 .snippet-head{display:flex;justify-content:space-between;align-items:flex-end;gap:.6rem;margin-top:.8rem}
 button.copy{padding:.15rem .7rem;font-size:.8rem}
+p code,li code{word-break:normal;overflow-wrap:anywhere}
 h3{font-size:.95rem;margin:1.2rem 0 .4rem}
 ol{padding-left:1.3rem}
 dl{margin:1.25rem 0;border:1px solid var(--line);border-radius:10px;overflow:hidden}

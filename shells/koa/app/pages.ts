@@ -124,13 +124,13 @@ export function accountPage(
       )}</table>`
     : html`<p class="muted">You are not a member of any workspace.</p>`;
   const active = input.grants.filter((g) => g.status === 'active');
-  const grantRows = active.length
+  const grantList = active.length
     ? html`<table><tr><th>Client</th><th>Access to</th><th>Since</th><th></th></tr>${active.map(
         (g) => html`<tr><td>${g.clientName ?? 'Unnamed client'}</td><td>${g.lock === 'workspace' ? `Workspace ${g.workspace}` : g.lock === 'personal' ? 'Personal account' : 'Any (legacy)'}</td><td>${day(g.createdAt)}</td>
 <td><form method="post" action="/account/grants/revoke" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="grant" value="${g.id}"><button class="link" type="submit">Revoke</button></form></td></tr>`,
       )}</table>`
     : html`<p class="muted">No client is connected. Add this service's MCP address to an AI client to connect one.</p>`;
-  const connectLink = html`<p class="small"><a href="/connect">Connect an AI client</a>: Claude Code, Claude Desktop, Cursor, VS Code, ChatGPT.</p>`;
+  const grantRows = html`${grantList}<p class="small"><a href="/connect">Connect an AI client</a>: Claude Code, Claude Desktop, Cursor, VS Code, ChatGPT.</p>`;
   const body = html`<h1>@${user.handle}</h1>
 ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <dl>
@@ -140,7 +140,7 @@ ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <div><dt>Dashboards</dt><dd>${link(user.handle)}</dd></div>
 </dl>
 <h2>Workspaces</h2>${workspaceRows}
-<h2>Connected clients</h2>${grantRows}${connectLink}
+<h2>Connected clients</h2>${grantRows}
 <h2>Warehouse connections</h2><p class="muted">PostgreSQL databases your refreshable dashboards query (pro plan). <a href="/connections">Manage connections</a></p>
 <form method="post" action="/sign-out">${csrfField(ctx.csrf)}<div class="actions"><button type="submit">Sign out</button></div></form>`;
   return layout({ title: `@${user.handle}`, serviceName: ctx.serviceName, body, wide: true });
