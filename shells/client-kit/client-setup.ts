@@ -1,4 +1,5 @@
 import type { Settings } from '../../application/ports/settings.js';
+import { invalid } from '../../domain/errors.js';
 import { SERVER_VERSION } from '../koa/mcp/methods.js';
 import { skillText, SKILL_NAME } from './skill.js';
 
@@ -21,6 +22,8 @@ export interface ClientSetup {
   toolPrefix: string;
   pluginToolPrefix: string;
   plugin: { name: string; marketplace: string; directory: string; skill: string };
+  /** Why this SERVICE_NAME cannot name a Claude Code plugin, or null when it can. */
+  pluginProblem: string | null;
   claudeCode: { command: string; userScopeCommand: string; projectConfig: McpServersConfig };
   claudeCodePlugin: { addMarketplace: string; install: string };
   claudeDesktop: { bridgeConfig: McpServersConfig };
@@ -36,6 +39,9 @@ export interface McpServersConfig {
 export interface VsCodeConfig {
   servers: Record<string, { type: 'http'; url: string }>;
 }
+
+/** Claude Code's plugin and marketplace names are kebab-case. */
+const KEBAB_CASE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** A marketplace name unique to this instance: two instances both called `service` can be added side by side. */
 function marketplaceName(serviceName: string, baseUrl: string): string {
@@ -57,6 +63,9 @@ export function clientSetup(settings: ClientKitSettings): ClientSetup {
     toolPrefix: `mcp__${name}__`,
     pluginToolPrefix: `mcp__plugin_${name}_${name}__`,
     plugin: { name, marketplace, directory: `plugins/${name}`, skill: SKILL_NAME },
+    pluginProblem: KEBAB_CASE.test(name)
+      ? null
+      : `SERVICE_NAME "${name}" cannot name a Claude Code plugin: use lowercase letters, digits and single dashes`,
     claudeCode: {
       command: `claude mcp add --transport http ${name} ${mcpUrl}`,
       userScopeCommand: `claude mcp add --transport http --scope user ${name} ${mcpUrl}`,
@@ -94,6 +103,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  */
 export function clientKitFiles(settings: ClientKitSettings, directoryName = kitDirectoryName(settings)): KitFile[] {
   const setup = clientSetup(settings);
+  if (setup.pluginProblem) throw invalid(setup.pluginProblem);
   const { name, marketplace, directory } = setup.plugin;
   const description = `Publish and manage dashboards on ${name} (${settings.appUrl}) from Claude Code.`;
   const owner = { name, url: settings.appUrl };

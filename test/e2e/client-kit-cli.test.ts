@@ -95,6 +95,10 @@ describe('e2e: dashpub client-kit (PostgreSQL)', function () {
     const onFile = await dashpub(env, ['client-kit', '--out', file]);
     expect(onFile.code).to.equal(1);
     expect(onFile.stderr.trim()).to.equal(`error: --out ${file} exists and is not a directory; give a new or empty directory`);
+    const odd = await dashpub({ ...env, SERVICE_NAME: 'My Service' }, ['client-kit', '--out', path.join(scratch, 'odd')]);
+    expect(odd.code).to.equal(1);
+    expect(odd.stderr.trim()).to.equal('error: SERVICE_NAME "My Service" cannot name a Claude Code plugin: use lowercase letters, digits and single dashes');
+    expect(readdirSync(scratch)).to.not.include('odd');
     const usage = await dashpub(env, ['client-kit']);
     expect(usage.code).to.equal(2);
     expect(usage.stderr).to.contain("required option '--out <dir>' not specified");

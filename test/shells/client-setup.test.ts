@@ -81,6 +81,14 @@ describe('client setup generator', () => {
     expect(everything).to.not.match(/\bservice\b|localhost|example\.org/);
   });
 
+  it('refuses to write a plugin for a SERVICE_NAME Claude Code would not accept, and says why', () => {
+    const odd: ClientKitSettings = { ...SETTINGS, serviceName: 'My_Service' };
+    const problem = 'SERVICE_NAME "My_Service" cannot name a Claude Code plugin: use lowercase letters, digits and single dashes';
+    expect(clientSetup(odd).pluginProblem).to.equal(problem);
+    expect(() => clientKitFiles(odd)).to.throw(problem);
+    expect(setup.pluginProblem).to.equal(null);
+  });
+
   it('zips the same kit under one folder', () => {
     const entries = unzipSync(clientKitZip(SETTINGS));
     const expected = clientKitFiles(SETTINGS);

@@ -32,8 +32,15 @@ function snippet(s: Snippet): Html {
 <pre id="${s.id}" tabindex="0">${s.text}</pre>`;
 }
 
-function section(id: string, title: string, intro: Html, snippets: Snippet[], after?: Html): Html {
+function section(id: string, title: string, intro: Html, snippets: Snippet[], after?: Html | null): Html {
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${intro}${snippets.map(snippet)}${after ?? null}</section>`;
+}
+
+function pluginSection(setup: ClientSetup): Html {
+  return html`<h3>As a plugin</h3>
+<p>The plugin adds the server and a skill that tells Claude which tool fits which task. <a href="${CLIENT_KIT_PATH}" download>Download the Claude Code plugin (.zip)</a>, unzip it, and from the folder that holds it run:</p>
+${snippet({ id: 'claude-code-plugin', label: 'Terminal', text: `${setup.claudeCodePlugin.addMarketplace}\n${setup.claudeCodePlugin.install}` })}
+<p class="note">An operator can write the same kit with <code>dashpub client-kit --out DIR</code>.</p>`;
 }
 
 export function connectPage(input: { serviceName: string; setup: ClientSetup }): string {
@@ -44,7 +51,7 @@ export function connectPage(input: { serviceName: string; setup: ClientSetup }):
 <p class="muted">Add ${input.serviceName} to any assistant that speaks MCP. There is no key to copy: the client sends you here to sign in once.</p>
 <dl>
 <div><dt>MCP URL</dt><dd><code id="mcp-url">${setup.mcpUrl}</code></dd></div>
-<div><dt>Server name</dt><dd>${serverName}<p class="note">Tools then show as <code>${setup.toolPrefix}&lt;tool&gt;</code>, or <code>${setup.pluginToolPrefix}&lt;tool&gt;</code> through the Claude Code plugin.</p></dd></div>
+<div><dt>Server name</dt><dd>${serverName}<p class="note">Tools then show as <code>${setup.toolPrefix}&lt;tool&gt;</code>${setup.pluginProblem ? null : html`, or <code>${setup.pluginToolPrefix}&lt;tool&gt;</code> through the Claude Code plugin`}.</p></dd></div>
 </dl>
 <section aria-labelledby="expect"><h2 id="expect">What to expect</h2>
 <ol>
@@ -62,10 +69,7 @@ ${section(
     { id: 'claude-code-user', label: 'Terminal: all your projects', text: setup.claudeCode.userScopeCommand },
     { id: 'claude-code-project', label: '.mcp.json (shared with the project)', text: json(setup.claudeCode.projectConfig) },
   ],
-  html`<h3>As a plugin</h3>
-<p>The plugin adds the server and a skill that tells Claude which tool fits which task. <a href="${CLIENT_KIT_PATH}" download>Download the Claude Code plugin (.zip)</a>, unzip it, and from the folder that holds it run:</p>
-${snippet({ id: 'claude-code-plugin', label: 'Terminal', text: `${setup.claudeCodePlugin.addMarketplace}\n${setup.claudeCodePlugin.install}` })}
-<p class="note">An operator can write the same kit with <code>dashpub client-kit --out DIR</code>.</p>`,
+  setup.pluginProblem ? null : pluginSection(setup),
 )}
 ${section(
   'claude-desktop',

@@ -17,7 +17,8 @@ export function createConnectRoutes(settings: Settings): Router {
   const setup = clientSetup(settings);
   // Both answers depend on settings only, so they are made once.
   const page = connectPage({ serviceName: settings.serviceName, setup });
-  const kit = Buffer.from(clientKitZip(settings));
+  // No kit when SERVICE_NAME cannot name a plugin: the page then leaves the plugin out, the download is a 404.
+  const kit = setup.pluginProblem ? null : Buffer.from(clientKitZip(settings));
   const kitFile = `${kitDirectoryName(settings)}.zip`;
 
   router.get(CONNECT_PATH, (ctx: Koa.Context) => {
@@ -26,7 +27,8 @@ export function createConnectRoutes(settings: Settings): Router {
     ctx.set('Content-Security-Policy', `${contentSecurityPolicy()}; script-src ${COPY_SCRIPT_HASH}`);
   });
 
-  router.get(CLIENT_KIT_PATH, (ctx: Koa.Context) => {
+  router.get(CLIENT_KIT_PATH, (ctx: Koa.Context, next: Koa.Next) => {
+    if (!kit) return next();
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Disposition', `attachment; filename="${kitFile}"`);
     ctx.set('Cache-Control', 'no-cache');
