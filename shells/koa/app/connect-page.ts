@@ -27,7 +27,7 @@ interface Snippet {
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 function snippet(s: Snippet): Html {
-  return html`<div class="snippet-head"><span class="small muted" id="${s.id}-label">${s.label}</span>
+  return html`<div class="snippet-head"><span class="small muted">${s.label}</span>
 <button type="button" class="copy" data-copy="${s.id}" aria-label="Copy: ${s.label}" hidden>Copy</button></div>
 <pre id="${s.id}" tabindex="0">${s.text}</pre>`;
 }
@@ -39,7 +39,7 @@ function section(id: string, title: string, intro: Html, snippets: Snippet[], af
 function pluginSection(setup: ClientSetup): Html {
   return html`<h3>As a plugin</h3>
 <p>The plugin adds the server and a skill that tells Claude which tool fits which task. <a href="${CLIENT_KIT_PATH}" download>Download the Claude Code plugin (.zip)</a>, unzip it, and from the folder that holds it run:</p>
-${snippet({ id: 'claude-code-plugin', label: 'Terminal', text: `${setup.claudeCodePlugin.addMarketplace}\n${setup.claudeCodePlugin.install}` })}
+${snippet({ id: 'claude-code-plugin', label: 'Terminal: install the plugin', text: `${setup.claudeCodePlugin.addMarketplace}\n${setup.claudeCodePlugin.install}` })}
 <p class="note">An operator can write the same kit with <code>dashpub client-kit --out DIR</code>.</p>`;
 }
 
@@ -105,8 +105,8 @@ ${section(
   'MCP Inspector',
   html`<p>To try the tools by hand: start the Inspector, choose the <strong>Streamable HTTP</strong> transport, paste the MCP URL and press <strong>Connect</strong>; it runs the same sign-in.</p>`,
   [
-    { id: 'inspector-command', label: 'Terminal', text: setup.inspector.command },
-    { id: 'inspector-url', label: 'URL', text: setup.mcpUrl },
+    { id: 'inspector-command', label: 'Terminal: start the Inspector', text: setup.inspector.command },
+    { id: 'inspector-url', label: 'Inspector URL', text: setup.mcpUrl },
   ],
 )}
 <footer class="note"><a href="/account">Your account</a> · <a href="/sign-in">Sign in</a></footer>
