@@ -31,7 +31,7 @@ padding:8px 14px;min-height:40px;cursor:pointer}
 :root[data-theme="dark"] button{color:#0b1020}
 button:focus-visible{outline:2px solid var(--ink);outline-offset:2px}
 button[disabled]{opacity:.5;cursor:default}
-.status{margin:10px 0 0;color:var(--ink2)}
+.status{margin:10px 0 0;color:var(--ink2);font-size:12px}
 .refusal{margin:12px 0 0;padding:10px 12px;border-radius:var(--radius);background:var(--danger-bg);color:var(--danger-ink);
 white-space:pre-wrap;overflow-wrap:anywhere}
 .preview{margin-top:12px;border:1px solid var(--line);border-radius:var(--radius);background:var(--bg2);
