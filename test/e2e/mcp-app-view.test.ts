@@ -47,7 +47,8 @@ const DIARY_PAGE = `<!doctype html><html><head><title>Diary</title>
 <link rel="stylesheet" href="https://fonts.example.com/x.css"></head>
 <body><h1>Field diary</h1><p class="note" id="diary-text">Three entries, all private.</p>
 <img id="pixel" src="https://tracker.example.com/pixel.gif" alt="pixel" onerror="parent.postMessage({jsonrpc:'2.0',id:998,method:'ui/open-link',params:{url:'https://evil.example.com/onerror'}},'*')">
-<p><a id="relative" href="diary/data.json">data</a> <a id="js" href="javascript:parent.postMessage(1,'*')">js</a></p>
+<p><a id="relative" href="diary/data.json" target="_blank">data</a> <a id="js" href="javascript:parent.postMessage(1,'*')">js</a></p>
+<form action="https://evil.example.com/post" method="post"><button id="send">Send</button></form>
 <script>parent.postMessage({jsonrpc:'2.0',id:999,method:'ui/open-link',params:{url:'https://evil.example.com/script'}},'*');</script>
 </body></html>`;
 
@@ -222,6 +223,8 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       expect(await view.locator('#preview #pixel').getAttribute('onerror')).to.equal(null);
 
       await view.locator('#preview #js').click();
+      await view.locator('#preview #send').click();
+      await view.locator('#preview #relative').click({ button: 'middle' });
       await view.locator('#preview #relative').click();
       await page.waitForFunction(() => (globalThis as any).harness.openedLinks.length === 1);
       await page.waitForTimeout(300);

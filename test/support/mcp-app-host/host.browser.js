@@ -61,7 +61,8 @@ window.runTool = async ({ token, sandboxUrl, name, args, theme }) => {
   const initialized = new Promise((resolve) => (bridge.oninitialized = () => resolve(++harness.initialized)));
   await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
   await proxyReady;
-  await bridge.sendSandboxResourceReady({ html: resource.text, sandbox: 'allow-scripts allow-same-origin' });
+  // A permissive sandbox on purpose (popups, forms): the view must contain the page itself.
+  await bridge.sendSandboxResourceReady({ html: resource.text, sandbox: 'allow-scripts allow-same-origin allow-forms allow-popups' });
   await initialized;
   await bridge.sendToolInput({ arguments: args });
   await bridge.sendToolResult(result);

@@ -229,6 +229,8 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     root.appendChild(body);
     shadow.appendChild(root);
     shadow.addEventListener('click', function (event) { followLink(event, shadow, url); });
+    // A middle click would open a tab behind the host's back where the sandbox allows popups.
+    shadow.addEventListener('auxclick', function (event) { if (linkIn(event)) event.preventDefault(); });
     shadow.addEventListener('submit', function (event) { event.preventDefault(); });
   }
 
@@ -274,13 +276,16 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }
 
   /** Links in the preview never navigate the view: http(s) and mailto ones go to the host's ui/open-link. */
-  function followLink(event, shadow, base) {
+  function linkIn(event) {
     var path = event.composedPath();
-    var link = null;
-    for (var i = 0; i < path.length && !link; i++) {
+    for (var i = 0; i < path.length; i++) {
       var n = path[i];
-      if (n && n.localName && /^(a|area)$/i.test(n.localName) && (n.hasAttribute('href') || n.hasAttributeNS(XLINK, 'href'))) link = n;
+      if (n && n.localName && /^(a|area)$/i.test(n.localName) && (n.hasAttribute('href') || n.hasAttributeNS(XLINK, 'href'))) return n;
     }
+    return null;
+  }
+  function followLink(event, shadow, base) {
+    var link = linkIn(event);
     if (!link) return;
     event.preventDefault();
     var href = link.getAttribute('href') || link.getAttributeNS(XLINK, 'href') || '';
