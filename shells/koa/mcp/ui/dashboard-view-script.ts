@@ -132,7 +132,10 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     var seq = ++state.seq;
     clear();
     var text = textOf(result);
-    if (result.isError) return showRefusal(text || 'The dashboard could not be shown.');
+    if (result.isError) {
+      el('head').hidden = true;
+      return showRefusal(text || 'The dashboard could not be shown.');
+    }
     var data = result.structuredContent || jsonBlock(text);
     if (!data) return showRefusal(text || 'The tool answered nothing to show.');
     var d = data.dashboard || null;
