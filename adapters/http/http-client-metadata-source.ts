@@ -104,46 +104,52 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
         // No connection reuse: each fetch is judged and connected on its own.
         agent: false,
       });
-      const timer = setTimeout(() => request.destroy(new Refusal(`its metadata document did not arrive within ${this.timeoutMs / 1000} seconds`)), this.timeoutMs);
-      const fail = (error: Error) => {
+      // The first outcome wins; whatever the socket reports after it is the echo of tearing it down.
+      let settled = false;
+      const settle = (outcome: { error: Error } | { value: FetchedClientMetadata }) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
+        if ('value' in outcome) return resolve(outcome.value);
+        request.destroy();
+        const { error } = outcome;
         reject(error instanceof Refusal ? error : new Refusal(`its metadata document could not be fetched (${error.message})`));
       };
-      request.on('error', fail);
+      const refuse = (reason: string) => settle({ error: new Refusal(reason) });
+      const timer = setTimeout(() => refuse(`its metadata document did not arrive within ${this.timeoutMs / 1000} seconds`), this.timeoutMs);
+      request.on('error', (error) => settle({ error }));
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400) return request.destroy(new Refusal(`fetching its metadata document was redirected (HTTP ${status}); redirects are not followed`));
-        if (status !== 200) return request.destroy(new Refusal(`fetching its metadata document answered HTTP ${status}`));
-        const declared = Number(response.headers['content-length']);
-        if (declared > this.maxBytes) return request.destroy(this.tooLarge());
+        if (status >= 300 && status < 400) return refuse(`fetching its metadata document was redirected (HTTP ${status}); redirects are not followed`);
+        if (status !== 200) return refuse(`fetching its metadata document answered HTTP ${status}`);
+        if (Number(response.headers['content-length']) > this.maxBytes) return refuse(this.tooLarge());
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > this.maxBytes) return request.destroy(this.tooLarge());
+          if (size > this.maxBytes) return refuse(this.tooLarge());
           chunks.push(chunk);
         });
-        response.on('error', fail);
+        response.on('error', (error) => settle({ error }));
         response.on('end', () => {
-          clearTimeout(timer);
           let document: unknown;
           try {
             document = JSON.parse(Buffer.concat(chunks).toString('utf8'));
           } catch {
-            return reject(new Refusal('its metadata document is not valid JSON'));
+            return refuse('its metadata document is not valid JSON');
           }
           const header = (name: string) => {
             const value = response.headers[name];
             return Array.isArray(value) ? value.join(', ') : (value ?? null);
           };
-          resolve({ document, cacheControl: header('cache-control'), age: header('age') });
+          settle({ value: { document, cacheControl: header('cache-control'), age: header('age') } });
         });
       });
       request.end();
     });
   }
 
-  private tooLarge() {
-    return new Refusal(`its metadata document is larger than ${this.maxBytes / 1024} KB`);
+  private tooLarge(): string {
+    return `its metadata document is larger than ${this.maxBytes / 1024} KB`;
   }
 }
