@@ -34,7 +34,7 @@ interface SuiteRun {
  * Runs the suite's CLI (`conformance <args>`) with its results written to a temporary directory.
  * `onOutput` sees the output as it arrives (the authorization run prints the URL to open there).
  */
-function runSuite(args: string[], onOutput: (text: string) => void = () => {}): Promise<SuiteRun> {
+function runSuite(args: string[], onOutput: (text: string, stop: () => void) => void = () => {}): Promise<SuiteRun> {
   const outputDir = mkdtempSync(path.join(os.tmpdir(), 'dashpub-conformance-'));
   const child = spawn(process.execPath, ['--import', NODE20_HOOK, SUITE_CLI, ...args, '--output-dir', outputDir], {
     cwd: outputDir,
@@ -43,7 +43,7 @@ function runSuite(args: string[], onOutput: (text: string) => void = () => {}): 
   let output = '';
   const take = (chunk: Buffer) => {
     output += chunk.toString();
-    onOutput(output);
+    onOutput(output, () => child.kill());
   };
   child.stdout.on('data', take);
   child.stderr.on('data', take);
@@ -102,7 +102,8 @@ describe('e2e: the official MCP conformance suite against a dashpub serve proces
 
   before(async () => {
     database = await createTestDatabase();
-    server = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '' });
+    // Loopback metadata documents are allowed for the last test, whose client is one.
+    server = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_LOOPBACK_CLIENT_METADATA: 'true' });
     web = new WebClient(server.url, server.hosts.app);
     const signUp = await web.get('/sign-up');
     await web.post('/sign-up', { csrf: csrfOf(signUp), handle: 'conform', email: 'conform@example.com', password: 'correct horse battery' });
@@ -134,27 +135,57 @@ describe('e2e: the official MCP conformance suite against a dashpub serve proces
     return new URL(allowed.headers.location!);
   };
 
-  it('passes the authorization run with no warnings', async () => {
-    const port = await freePort();
-    const clientId = await register(`http://127.0.0.1:${port}/callback`);
+  /** The suite's authorization run for `clientId`, whose redirect URI is the suite's listener on `port`. */
+  const authorizationRun = async (clientId: string, port: number) => {
     let consented: Promise<void> | null = null;
+    let failure: unknown = null;
     const run = await runSuite(
       ['authorization', '--url', server.settings.baseUrl, '--client-id', clientId, '--port', String(port), '--resource', `${server.settings.baseUrl}/mcp`],
-      (output) => {
+      (output, stop) => {
         const match = /^(http:\/\/\S+\/authorize\?\S+)$/m.exec(output);
         if (!match || consented) return;
         // The redirect to the suite's own callback listener is the last step, as a browser would take it.
-        consented = consentTo(new URL(match[1]!)).then(async (callback) => {
-          const answered = await request({ url: callback.href });
-          expect(answered.status).to.equal(200);
-        });
+        consented = consentTo(new URL(match[1]!))
+          .then(async (callback) => {
+            const answered = await request({ url: callback.href });
+            expect(answered.status).to.equal(200);
+          })
+          // The suite would wait minutes for a callback that is not coming: stop it and report why.
+          .catch((error: unknown) => {
+            failure = error;
+            stop();
+          });
       },
     );
     await consented;
+    if (failure) throw failure;
     expect(consented, run.output).to.not.equal(null);
     expect(problems(run.checks), run.output).to.deep.equal([]);
     expect(run.checks.map((c) => c.id)).to.include.members(['authorization-server-metadata', 'authorization-server-metadata-cimd', 'authorization-code-grant']);
     expect(run.code, run.output).to.equal(0);
+  };
+
+  it('passes the authorization run with no warnings', async () => {
+    const port = await freePort();
+    await authorizationRun(await register(`http://127.0.0.1:${port}/callback`), port);
+  });
+
+  it('passes the authorization run with a client ID metadata document as the client', async () => {
+    const port = await freePort();
+    let fetched = 0;
+    const site = http.createServer((req, res) => {
+      fetched += 1;
+      const clientId = `http://127.0.0.1:${(site.address() as AddressInfo).port}${req.url}`;
+      const document = { client_id: clientId, client_name: 'Conformance suite', redirect_uris: [`http://127.0.0.1:${port}/callback`], token_endpoint_auth_method: 'none' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      await authorizationRun(`http://127.0.0.1:${(site.address() as AddressInfo).port}/conformance/client.json`, port);
+      expect(fetched).to.equal(1);
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 
   it('passes the server scenarios server-initialize, ping, tools-list, prompts-list and resources-list', async () => {
