@@ -10,7 +10,7 @@ import {
 } from '../../domain/oauth.js';
 import { isClientIdUrl } from '../../domain/client-metadata.js';
 import { Clock } from '../ports/clock.js';
-import { OAuthStore } from '../ports/oauth-store.js';
+import { OAuthStore, type OAuthClientRecord } from '../ports/oauth-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
 import { Settings } from '../ports/settings.js';
 import { oauthUrls, withQuery } from './endpoints.js';
@@ -58,7 +58,7 @@ export class StartAuthorization {
       return { kind: 'refuse', message: (error as Error).message };
     }
     if (!clientId) return { kind: 'refuse', message: 'The request names no client (client_id is missing).' };
-    let client = null;
+    let client: OAuthClientRecord | null;
     if (isClientIdUrl(clientId)) {
       // A client ID metadata document: fetched (or its stored copy reused) and judged; any refusal is
       // told to the browser, never to the client's redirect URI, as for an unknown client.
