@@ -143,6 +143,7 @@ describe('e2e: sign-in with a Client ID Metadata Document (full server, PostgreS
     expect(await page.locator('.client-host strong').textContent()).to.equal(new URL(site.origin).host);
     expect(await page.locator('code').first().textContent()).to.equal(site.redirectUri);
     expect(await page.textContent('body')).to.contain('An address on this computer').and.contain(clientId);
+    if (process.env.CONSENT_SCREENSHOT) await page.screenshot({ path: process.env.CONSENT_SCREENSHOT, fullPage: true });
     await page.getByRole('button', { name: 'Allow access' }).click();
     await page.waitForURL((url) => url.href.startsWith(site.redirectUri));
     const params = site.callbacks.at(-1)!;

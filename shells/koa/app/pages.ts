@@ -78,7 +78,7 @@ export function consentPage(
     : html`<p class="warn">This sends you, and the authorization, to <strong>${redirectHost}</strong>. Allow only if you trust that site.</p>`;
   // A metadata document names its client as it likes; the host it is published on is what vouches for it.
   const clientFrom = view.clientHost
-    ? html`<p class="client-host">Published by <strong class="mono">${view.clientHost}</strong>. Allow only if you trust that site to speak for ${client}.</p>`
+    ? html`<p class="client-host">Published by <strong>${view.clientHost}</strong>. Allow only if you trust that site to speak for ${client}.</p>`
     : null;
   const clientNote = view.clientHost
     ? html`<p class="note">Described by its metadata document at <span class="mono">${view.clientId}</span></p>`
