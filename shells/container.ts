@@ -49,6 +49,8 @@ import { SecretSealer } from '../application/ports/secret-sealer.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { OpenIdIdentityProvider } from '../adapters/oidc/openid-identity-provider.js';
 import { UPSTREAM_CALLBACK_PATH } from '../domain/upstream-sign-in.js';
+import { ClientMetadataSource } from '../application/ports/client-metadata-source.js';
+import { HttpClientMetadataSource } from '../adapters/http/http-client-metadata-source.js';
 
 export interface Closeable {
   close(): Promise<void>;
@@ -119,6 +121,10 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     .toConstantValue(options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource)));
   container.bind<TokenVerifier>(TokenVerifier).to(OAuthTokenVerifier);
   container.bind<WebSessions>(WebSessions).toService(WebSessionService);
+  // Client ID metadata documents, fetched under the outbound address policy.
+  container
+    .bind<ClientMetadataSource>(ClientMetadataSource)
+    .toConstantValue(new HttpClientMetadataSource({ allowLoopback: settings.allowLoopbackClientMetadata, servicePort: settings.port }));
 
   // --- upstream sign-in (OIDC, only when configured) ---
   // The sign-in attempt travels in a cookie sealed with its own key derived from SECRET_KEY.

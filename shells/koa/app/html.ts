@@ -57,6 +57,7 @@ dl div:first-child{border-top:0}
 dt{color:var(--muted);font-size:.85rem;padding-top:.1rem}
 dd{margin:0;min-width:0}
 .note{font-size:.85rem;color:var(--muted);margin-top:.25rem}
+.client-host{font-size:1.05rem;margin:.1rem 0 .5rem}
 .warn{background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:8px;padding:.5rem .7rem;font-size:.85rem;margin-top:.4rem}
 .error{border:1px solid var(--bad);color:var(--bad);border-radius:8px;padding:.6rem .8rem;margin:1rem 0}
 fieldset{border:0;margin:1.25rem 0 0;padding:0}
