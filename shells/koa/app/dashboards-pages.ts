@@ -71,8 +71,9 @@ export function listPage(
   const filtered = Boolean(input.search || input.tag || input.visibility || input.kind);
   const rows = page.rows.map(
     (r) => html`<tr><td class="name"><a href="${dashboardPath(owner.name, r.slug)}">${r.name}</a><div class="note mono">${r.slug}</div></td>
-<td>${r.tags.length ? r.tags.map((t) => html`<span class="badge tag">${t}</span> `) : html`<span class="muted">—</span>`}</td>
-<td>${r.visibility}</td><td>${r.kind}</td><td>${when(r.publishedAt)}</td><td>${r.kind === 'refreshable' ? runBadge(r.lastRun) : html`<span class="muted">—</span>`}</td><td>${r.views}</td></tr>`,
+<td data-label="Tags">${r.tags.length ? r.tags.map((t) => html`<span class="badge tag">${t}</span> `) : html`<span class="muted">—</span>`}</td>
+<td data-label="Visibility">${r.visibility}</td><td data-label="Kind">${r.kind}</td><td data-label="Last published">${when(r.publishedAt)}</td>
+<td data-label="Last refresh">${r.kind === 'refreshable' ? runBadge(r.lastRun) : html`<span class="muted">—</span>`}</td><td data-label="Views (30 days)">${r.views}</td></tr>`,
   );
   const table = page.rows.length
     ? html`<div class="scroll"><table class="list"><caption class="visually-hidden">Dashboards of ${owner.kind === 'personal' ? `@${owner.name}` : owner.label}</caption>

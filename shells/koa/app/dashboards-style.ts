@@ -28,7 +28,7 @@ input[aria-invalid=true],select[aria-invalid=true]{border-color:var(--bad)}
 .row-form{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap}
 .row-form .stack{flex:1 1 12rem;margin:0}
 iframe.preview{display:block;width:100%;height:26rem;border:1px solid var(--line);border-radius:10px;background:#fff}
-figure.chart{margin:.5rem 0 0}
+figure.chart{margin:.5rem 0 0;max-width:40rem}
 figure.chart svg{display:block;width:100%;height:auto}
 figure.chart rect.bar{fill:var(--accent)}
 figure.chart line{stroke:var(--line)}
@@ -38,5 +38,10 @@ button.danger{background:var(--bad);border-color:var(--bad);color:var(--card)}
 a.back{display:inline-block;margin-bottom:.6rem;font-size:.9rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:720px){form.filters{grid-template-columns:1fr 1fr}form.filters .wide-field{grid-column:1 / -1}.grid2{grid-template-columns:1fr}
-.card{padding:1.1rem}main.full{margin-top:1rem}iframe.preview{height:20rem}}
+.card{padding:1.1rem}main.full{margin-top:1rem}iframe.preview{height:20rem}
+table.list thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.list,table.list tbody,table.list tr,table.list td{display:block}
+table.list tr{border-top:1px solid var(--line);padding:.6rem 0}
+table.list td{border:0;padding:.1rem 0;white-space:normal}
+table.list td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.8rem}}
 `;
