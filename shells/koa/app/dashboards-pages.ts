@@ -183,8 +183,8 @@ function refreshSection(detail: DashboardDetail, path: string, csrf: Html, probl
     ? html`<p class="note">${detail.refreshRefusal}</p>`
     : html`<form method="post" action="${path}/refresh">${csrf}<button class="primary" type="submit">Refresh now</button></form>${formError(problem, 'refresh')}`;
   const runs = detail.runs.length
-    ? html`<div class="scroll"><table><caption class="visually-hidden">Last refresh runs</caption><thead><tr><th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Rows</th><th scope="col">Error</th></tr></thead><tbody>${detail.runs.map(
-        (run) => html`<tr><td>${when(run.startedAt)}</td><td>${run.trigger}</td><td><span class="badge ${run.outcome === 'success' ? 'ok' : 'bad'}">${run.outcome}</span></td><td>${run.durationMs} ms</td><td>${run.rows}</td><td>${run.error ?? ''}</td></tr>`,
+    ? html`<div class="scroll"><table class="list"><caption class="visually-hidden">Last refresh runs</caption><thead><tr><th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Rows</th><th scope="col">Error</th></tr></thead><tbody>${detail.runs.map(
+        (run) => html`<tr><td data-label="Started">${when(run.startedAt)}</td><td data-label="Trigger">${run.trigger}</td><td data-label="Outcome"><span class="badge ${run.outcome === 'success' ? 'ok' : 'bad'}">${run.outcome}</span></td><td data-label="Duration">${run.durationMs} ms</td><td data-label="Rows">${run.rows}</td><td class="name" data-label="Error">${run.error ?? '—'}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No refresh has run yet.</p>`;
   const warnings = r.warnings.map((w) => html`<p class="warn">${w}</p>`);
@@ -199,14 +199,14 @@ function versionsSection(detail: DashboardDetail, path: string, csrf: Html, prob
     const form = `version-${v.version_id}`;
     const nameErr = fieldError(problem, form, 'name');
     const inputId = `vname-${v.seq}`;
-    return html`<tr><td>${v.seq}</td><td>${when(v.created_at)}</td><td>${v.kind}</td><td>${v.name ? html`<strong>${v.name}</strong>` : html`<span class="muted">automatic</span>`}</td>
+    return html`<tr><td data-label="Version">${v.seq}</td><td data-label="Made">${when(v.created_at)}</td><td data-label="Kind">${v.kind}</td><td data-label="Name">${v.name ? html`<strong>${v.name}</strong>` : html`<span class="muted">automatic</span>`}</td>
 <td><a href="${path}/versions/${v.version_id}" aria-label="Preview version ${v.seq}">Preview</a></td>
 <td><form method="post" action="${path}/versions/${v.version_id}/name" class="row-form">${csrf}<label class="visually-hidden" for="${inputId}">Name for version ${v.seq}</label><input id="${inputId}" name="name" type="text" value="${v.name ?? ''}" placeholder="Name"${nameErr.attrs}><button type="submit">Save name</button></form>
 ${v.name ? html`<form method="post" action="${path}/versions/${v.version_id}/name" class="inline">${csrf}<input type="hidden" name="name" value=""><button class="link" type="submit">Unname version ${v.seq}</button></form>` : null}${nameErr.note}</td>
 <td><form method="post" action="${path}/versions/${v.version_id}/restore" class="inline">${csrf}<button type="submit" aria-label="Restore version ${v.seq}">Restore</button></form>${formError(problem, form)}</td></tr>`;
   };
   return html`${current}<p class="note">Named versions are kept; the oldest automatic ones beyond 20 are pruned. Restoring makes a copy the new current version.</p>
-<div class="scroll"><table><caption class="visually-hidden">Earlier versions, newest first</caption><thead><tr><th scope="col">#</th><th scope="col">Made</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Preview</th><th scope="col">Name it</th><th scope="col">Restore</th></tr></thead>
+<div class="scroll"><table class="list"><caption class="visually-hidden">Earlier versions, newest first</caption><thead><tr><th scope="col">#</th><th scope="col">Made</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Preview</th><th scope="col">Name it</th><th scope="col">Restore</th></tr></thead>
 <tbody>${detail.versions.map(row)}</tbody></table></div>`;
 }
 

@@ -32,7 +32,7 @@ figure.chart{margin:.5rem 0 0;max-width:40rem}
 figure.chart svg{display:block;width:100%;height:auto}
 figure.chart rect.bar{fill:var(--accent)}
 figure.chart line{stroke:var(--line)}
-figure.chart text{fill:var(--muted);font:11px system-ui,sans-serif}
+figure.chart .axis{display:flex;justify-content:space-between;font-size:.8rem;color:var(--muted);margin:.2rem 0 .4rem}
 figcaption{font-size:.85rem;color:var(--muted)}
 button.danger{background:var(--bad);border-color:var(--bad);color:var(--card)}
 a.back{display:inline-block;margin-bottom:.6rem;font-size:.9rem}

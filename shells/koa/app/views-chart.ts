@@ -1,9 +1,9 @@
 import { html, type Html } from './html.js';
 
 const WIDTH = 600;
-const HEIGHT = 140;
-const TOP = 16;
-const BOTTOM = 22;
+const HEIGHT = 120;
+const TOP = 4;
+const BOTTOM = 2;
 const LEFT = 4;
 
 /**
@@ -27,8 +27,7 @@ export function viewsChart(days: Array<{ day: string; views: number }>): Html {
   return html`<figure class="chart"><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="views-title" xmlns="http://www.w3.org/2000/svg">
 <title id="views-title">${summary}</title>
 <line x1="${LEFT}" y1="${TOP + plot + 0.5}" x2="${WIDTH - LEFT}" y2="${TOP + plot + 0.5}"></line>
-<text x="${LEFT}" y="${TOP - 4}">${max} max</text>
 ${bars}
-<text x="${LEFT}" y="${HEIGHT - 6}">${first}</text><text x="${WIDTH - LEFT}" y="${HEIGHT - 6}" text-anchor="end">${last}</text>
-</svg><figcaption>${summary} Days are UTC; nothing about viewers is kept.</figcaption></figure>`;
+</svg><div class="axis" aria-hidden="true"><span>${first}</span><span>peak ${max}</span><span>${last}</span></div>
+<figcaption>${summary} Days are UTC; nothing about viewers is kept.</figcaption></figure>`;
 }
