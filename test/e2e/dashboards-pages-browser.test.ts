@@ -319,8 +319,11 @@ describe('e2e: dashboards pages in a real browser', function () {
     await check('dashboard-not-found');
   });
 
-  it('refuses a form without its CSRF token', async () => {
+  it('sends a visitor who is not signed in to sign in and back, and refuses a form without its CSRF token', async () => {
     const web = new WebClient(server.url, server.hosts.app);
+    const anonymous = await web.get('/dashboards/ada/q3-sales?done=saved');
+    expect(anonymous.status).to.equal(303);
+    expect(anonymous.headers.location).to.equal('/sign-in?return_to=%2Fdashboards%2Fada%2Fq3-sales%3Fdone%3Dsaved');
     const form = await web.get('/sign-in');
     await web.post('/sign-in', { csrf: csrfOf(form), email: 'ada@example.com', password: PASSWORD, return_to: '/dashboards' });
     const res = await web.post('/dashboards/ada/q3-sales/delete', { csrf: 'forged', confirm: 'q3-sales' });
