@@ -203,7 +203,7 @@ describe('e2e: dashboards pages in a real browser', function () {
     expect(jsonOf((await ok(personal, 'list_dashboard_versions', { slug: 'sales-notes' })).text).count).to.equal(2);
 
     await page.getByLabel('Name for version 2').fill('before restore');
-    await page.getByRole('button', { name: 'Save name' }).first().click();
+    await page.getByRole('button', { name: 'Save name of version 2' }).click();
     await page.waitForURL(/done=named/);
     const versions = jsonOf((await ok(personal, 'list_dashboard_versions', { slug: 'sales-notes' })).text).versions as Array<{ seq: number; name: string | null }>;
     expect(versions.find((v) => v.seq === 2)?.name).to.equal('before restore');
@@ -327,6 +327,28 @@ describe('e2e: dashboards pages in a real browser', function () {
     await page.waitForURL(`${app}/dashboards/ada/q3-sales`);
     expect(await page.locator('h1').textContent()).to.equal('Dashboard not found');
     await check('dashboard-not-found');
+  });
+
+  it('works without JavaScript: sign in, change the name, name a version', async () => {
+    const plain = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    try {
+      const tab = await plain.newPage();
+      await tab.goto(`${app}/dashboards/ada/q3-sales`);
+      await tab.getByLabel('Email').fill('ada@example.com');
+      await tab.getByLabel('Password').fill(PASSWORD);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.waitForURL(`${app}/dashboards/ada/q3-sales`);
+      await tab.getByLabel('Name', { exact: true }).fill('Q3 sales');
+      await tab.getByRole('button', { name: 'Save changes' }).click();
+      await tab.waitForURL(/done=saved/);
+      expect(await tab.locator('h1').textContent()).to.equal('Q3 sales');
+      await tab.getByLabel('Name for version 1').fill('first draft');
+      await tab.getByRole('button', { name: 'Save name of version 1' }).click();
+      await tab.waitForURL(/done=named/);
+      expect(await tab.locator('table:has(caption:text("Earlier versions")) strong').allTextContents()).to.deep.equal(['before restore', 'first draft']);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('sends a visitor who is not signed in to sign in and back, and refuses a form without its CSRF token', async () => {

@@ -201,7 +201,7 @@ function versionsSection(detail: DashboardDetail, path: string, csrf: Html, prob
     const inputId = `vname-${v.seq}`;
     return html`<tr><td data-label="Version">${v.seq}</td><td data-label="Made">${when(v.created_at)}</td><td data-label="Kind">${v.kind}</td><td data-label="Name">${v.name ? html`<strong>${v.name}</strong>` : html`<span class="muted">automatic</span>`}</td>
 <td><a href="${path}/versions/${v.version_id}" aria-label="Preview version ${v.seq}">Preview</a></td>
-<td><form method="post" action="${path}/versions/${v.version_id}/name" class="row-form">${csrf}<label class="visually-hidden" for="${inputId}">Name for version ${v.seq}</label><input id="${inputId}" name="name" type="text" value="${v.name ?? ''}" placeholder="Name"${nameErr.attrs}><button type="submit">Save name</button></form>
+<td><form method="post" action="${path}/versions/${v.version_id}/name" class="row-form">${csrf}<label class="visually-hidden" for="${inputId}">Name for version ${v.seq}</label><input id="${inputId}" name="name" type="text" value="${v.name ?? ''}" placeholder="Name"${nameErr.attrs}><button type="submit" aria-label="Save name of version ${v.seq}">Save name</button></form>
 ${v.name ? html`<form method="post" action="${path}/versions/${v.version_id}/name" class="inline">${csrf}<input type="hidden" name="name" value=""><button class="link" type="submit">Unname version ${v.seq}</button></form>` : null}${nameErr.note}</td>
 <td><form method="post" action="${path}/versions/${v.version_id}/restore" class="inline">${csrf}<button type="submit" aria-label="Restore version ${v.seq}">Restore</button></form>${formError(problem, form)}</td></tr>`;
   };
