@@ -360,6 +360,15 @@ describe('e2e: dashboards pages in a real browser', function () {
     await web.post('/sign-in', { csrf: csrfOf(form), email: 'ada@example.com', password: PASSWORD, return_to: '/dashboards' });
     const res = await web.post('/dashboards/ada/q3-sales/delete', { csrf: 'forged', confirm: 'q3-sales' });
     expect(res.status).to.equal(403);
+
+    // The page frames only the dashboards hosts; a version's file is served sandboxed, framable by the app only.
+    const detail = await web.get('/dashboards/ada/live-metrics');
+    expect(detail.headers['content-security-policy']).to.match(/frame-ancestors 'none'.*; frame-src http:\/\/\*\.dash\.localhost:\d+$/);
+    const versionId = jsonOf((await ok(personal, 'get_dashboard', { slug: 'q3-sales' })).text).dashboard.current_version_id;
+    const file = await web.get(`/dashboards/ada/q3-sales/versions/${versionId}/files/index.html`);
+    expect(file.status).to.equal(200);
+    expect(file.headers['content-security-policy']).to.equal("sandbox allow-scripts; frame-ancestors 'self'");
+    expect(file.text).to.contain('First draft');
     expect((await ok(personal, 'get_dashboard', { slug: 'q3-sales' })).text).to.contain('q3-sales');
   });
 });

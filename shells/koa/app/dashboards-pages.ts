@@ -57,6 +57,10 @@ function runBadge(run: { outcome: string; startedAt: Date } | null): Html {
   return html`<span class="badge ${run.outcome === 'success' ? 'ok' : 'bad'}">${run.outcome}</span> <span class="note">${when(run.startedAt)}</span>`;
 }
 
+/** The choices of a select, with the current value kept among them even when the list does not hold it. */
+const withChoice = (choices: string[], current: string) => (current && !choices.includes(current) ? [current, ...choices] : choices);
+const tagChoices = withChoice;
+
 export function listPage(
   chrome: Chrome,
   page: OwnerPage,
@@ -87,7 +91,7 @@ ${ownerSwitcher(page.owners, owner.name)}
 ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : null}${input.error ? html`<div class="error" role="alert">${input.error}</div>` : null}
 <form method="get" action="${DASHBOARDS_PATH}" class="filters" role="search" aria-label="Filter dashboards"><input type="hidden" name="owner" value="${owner.name}">
 <div class="wide-field"><label for="q">Search name or slug</label><input id="q" name="q" type="search" value="${input.search}"></div>
-<div><label for="tag">Tag</label><select id="tag" name="tag">${option('', 'Any tag', input.tag)}${page.tags.map((t) => option(t, t, input.tag))}</select></div>
+<div><label for="tag">Tag</label><select id="tag" name="tag">${option('', 'Any tag', input.tag)}${tagChoices(page.tags, input.tag).map((t) => option(t, t, input.tag))}</select></div>
 <div><label for="visibility">Visibility</label><select id="visibility" name="visibility">${option('', 'Any', input.visibility)}${option('public', 'Public', input.visibility)}${option('private', 'Private', input.visibility)}</select></div>
 <div><label for="kind">Kind</label><select id="kind" name="kind">${option('', 'Any', input.kind)}${option('static', 'Static', input.kind)}${option('refreshable', 'Refreshable', input.kind)}</select></div>
 <div><button type="submit">Filter</button></div></form>
@@ -177,7 +181,7 @@ function refreshSection(detail: DashboardDetail, path: string, csrf: Html, probl
   const zone = values.timezone ?? r.timezone ?? 'UTC';
   const scheduleForm = html`<form method="post" action="${path}/schedule">${csrf}
 <div class="grid2"><div class="stack"><label for="schedule">Schedule (cron, 5 fields)</label><input id="schedule" name="schedule" type="text" value="${values.schedule ?? r.schedule ?? ''}" aria-describedby="schedule-help"${cronErr.attrs}><p class="note" id="schedule-help">For example <code>0 * * * *</code> (hourly); empty to clear.</p>${cronErr.note}</div>
-<div class="stack"><label for="timezone">Time zone</label><select id="timezone" name="timezone"${zoneErr.attrs}>${TIME_ZONES.map((z) => option(z, z, zone))}</select>${zoneErr.note}</div></div>
+<div class="stack"><label for="timezone">Time zone</label><select id="timezone" name="timezone"${zoneErr.attrs}>${withChoice(TIME_ZONES, zone).map((z) => option(z, z, zone))}</select>${zoneErr.note}</div></div>
 <div class="actions"><button type="submit">Save schedule</button></div></form>`;
   const trigger = detail.refreshRefusal
     ? html`<p class="note">${detail.refreshRefusal}</p>`
