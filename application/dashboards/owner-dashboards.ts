@@ -58,6 +58,8 @@ export interface OwnerPage {
 export interface DashboardDetail {
   owner: OwnerChoice;
   dashboard: DashboardView;
+  /** When the current version was made (a publish or a restore). */
+  publishedAt: Date;
   aliases: Array<{ slug: string; url: string }>;
   versions: VersionView[];
   refresh: Awaited<ReturnType<RefreshTools['status']>> & { next_runs: Date[] };
@@ -137,7 +139,8 @@ export class OwnerDashboards {
     const { dashboard } = await this.getDashboard.execute(principal, { ...args, slug });
     const record = await this.store.findDashboard(ownerOf(target), dashboard.slug);
     if (!record) throw new DomainError('not_found', `No dashboard named "${slug}" in your account`);
-    const [aliases, versions, status, runs, daily] = await Promise.all([
+    const [current, aliases, versions, status, runs, daily] = await Promise.all([
+      this.store.getVersion(record.id, record.currentVersionId),
       this.store.listAliases(record.id),
       this.versions.list(principal, { ...args, slug: dashboard.slug }),
       this.refreshTools.status(principal, { ...args, slug: dashboard.slug }),
@@ -150,6 +153,7 @@ export class OwnerDashboards {
     return {
       owner,
       dashboard,
+      publishedAt: current?.createdAt ?? record.updatedAt,
       aliases: aliases.map((a) => ({ slug: a.slug, url: canonicalUrl(this.settings, owner.name, a.slug) })),
       versions: versions.versions,
       refresh: { ...status, next_runs: next },

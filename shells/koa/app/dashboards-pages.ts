@@ -133,7 +133,7 @@ export function detailPage(chrome: Chrome, detail: DashboardDetail, input: Detai
 <div><dt>Visibility</dt><dd>${d.visibility === 'public' ? 'Public: anyone with the link' : 'Private: members only, after sign-in'}</dd></div>
 <div><dt>Kind</dt><dd>${d.refreshable ? `Refreshable, on ${d.connection === 'self' ? 'self' : `connection ${d.connection}`}` : 'Static'}</dd></div>
 <div><dt>Tags</dt><dd>${d.tags.length ? d.tags.map((t) => html`<span class="badge tag">${t}</span> `) : html`<span class="muted">none</span>`}</dd></div>
-<div><dt>Published</dt><dd>${when(d.updated_at)} <span class="note">created ${when(d.created_at)}</span></dd></div>
+<div><dt>Published</dt><dd>${when(detail.publishedAt)} <span class="note">created ${when(d.created_at)}, settings changed ${when(d.updated_at)}</span></dd></div>
 </dl>`;
 
   const preview =
