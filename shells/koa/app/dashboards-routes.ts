@@ -44,6 +44,8 @@ const NOTICES: Record<string, string> = {
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+/** A slug named in a notice's link parameter; anything else is not echoed (a crafted link could say anything). */
+const slugParam = (value: unknown) => (typeof value === 'string' && /^[a-z0-9-]{1,64}$/.test(value) ? value : null);
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[]): T | undefined => (allowed.includes(value as T) ? (value as T) : undefined);
 
 /** Where a metadata refusal belongs: the field its text starts with, else the form. */
@@ -115,7 +117,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
       visibility: filters.visibility ?? '',
       kind: filters.kind ?? '',
       cursor: filters.cursor ?? '',
-      notice: ctx.query.deleted ? `Deleted "${text(ctx.query.deleted)}".` : undefined,
+      notice: slugParam(ctx.query.deleted) ? `Deleted "${slugParam(ctx.query.deleted)}".` : undefined,
     };
     await orNotFound(ctx, async () => {
       try {
@@ -136,7 +138,8 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     const userId = await user(ctx);
     if (!userId) return;
     const done = text(ctx.query.done);
-    const notice = done === 'renamed' ? `Renamed from "${text(ctx.query.from)}". Its old address now redirects (301) here.` : NOTICES[done];
+    const from = slugParam(ctx.query.from);
+    const notice = done === 'renamed' && from ? `Renamed from "${from}". Its old address now redirects (301) here.` : NOTICES[done];
     await showDetail(ctx, userId, ctx.params.owner!, ctx.params.slug!, 200, { notice });
   });
 
