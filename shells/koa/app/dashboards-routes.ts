@@ -139,7 +139,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     if (!userId) return;
     const done = text(ctx.query.done);
     const from = slugParam(ctx.query.from);
-    const notice = done === 'renamed' && from ? `Renamed from "${from}". Its old address now redirects (301) here.` : NOTICES[done];
+    const notice = done === 'renamed' && from ? `Renamed from "${from}". Its old address now redirects (301) here.` : Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
     await showDetail(ctx, userId, ctx.params.owner!, ctx.params.slug!, 200, { notice });
   });
 
