@@ -14,6 +14,10 @@ import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../application/ports/account-store.js';
 import { DashboardStore } from '../application/ports/dashboard-store.js';
+import { DashboardCatalog } from '../application/ports/dashboard-catalog.js';
+import { RefreshStateStore } from '../application/ports/refresh-state-store.js';
+import { MemoryDashboardCatalog } from '../adapters/memory/memory-dashboard-catalog.js';
+import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-catalog.js';
 import { ConnectionDirectory } from '../application/ports/connection-directory.js';
 import { ConnectionAccess } from '../application/connections/connection-access.js';
 import { MemoryAccountStore } from '../adapters/memory/memory-account-store.js';
@@ -166,6 +170,15 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
 
   // --- refresh and connections ---
   await bindRefreshAndConnections(container, settings, options, closers);
+
+  // --- the web app's dashboards pages (their own read model) ---
+  container
+    .bind<DashboardCatalog>(DashboardCatalog)
+    .toConstantValue(
+      options.storage === 'memory'
+        ? new MemoryDashboardCatalog(container.get(DashboardStore), container.get(RefreshStateStore), container.get(ViewCounter))
+        : new TypeormDashboardCatalog(container.get(DataSource)),
+    );
 
   return {
     container,

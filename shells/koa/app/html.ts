@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../dashboards/pages.js';
+import { DASHBOARDS_PAGES_STYLE } from './dashboards-style.js';
 
 export { escapeHtml };
 
@@ -26,7 +27,7 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
   return new Html(strings.reduce((out, chunk, i) => out + chunk + (i < parts.length ? render(parts[i]) : ''), ''));
 }
 
-const STYLE = `
+const BASE_STYLE = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#f3f5f8;--card:#fff;--line:#d1d9e0;--soft:#f6f8fa;
 --accent:#1f6feb;--accent-fg:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c;--bad:#cf222e;--ok:#1a7f37}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--line:#3d444d;--soft:#0d1117;
@@ -88,6 +89,8 @@ footer{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--line);text-
 .spaced{margin-top:1rem}
 `;
 
+/** The one stylesheet of every app page: the base above plus the dashboards pages' own rules. */
+const STYLE = BASE_STYLE + DASHBOARDS_PAGES_STYLE;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /**
@@ -100,13 +103,14 @@ export function contentSecurityPolicy(formTargets: string[] = []): string {
   return `default-src 'none'; style-src ${STYLE_HASH}; img-src data:; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-export function layout(input: { title: string; serviceName: string; body: Html; wide?: boolean }): string {
+/** `wide` for tables, `full` for the dashboards pages' many-column lists. */
+export function layout(input: { title: string; serviceName: string; body: Html; wide?: boolean; full?: boolean }): string {
   return (
     '<!doctype html>\n' +
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="same-origin"><title>${input.title} · ${input.serviceName}</title>
 <style>${new Html(STYLE)}</style></head>
-<body><main${new Html(input.wide ? ' class="wide"' : '')}><div class="brand"><span class="mark"></span>${input.serviceName}</div>
+<body><main${new Html(input.full ? ' class="full"' : input.wide ? ' class="wide"' : '')}><div class="brand"><span class="mark"></span>${input.serviceName}</div>
 <div class="card">${input.body}</div></main></body></html>
 `.value
   );

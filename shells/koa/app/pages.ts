@@ -153,6 +153,7 @@ ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <div><dt>Plan</dt><dd><span class="badge">${user.plan}</span></dd></div>
 <div><dt>Dashboards</dt><dd>${link(user.handle)}</dd></div>
 </dl>
+<h2>Your dashboards</h2><p class="muted">Versions, refreshes, views, renames and deletion, for your account and every workspace. <a href="/dashboards">Manage dashboards</a></p>
 <h2>Workspaces</h2>${workspaceRows}
 <h2>Connected clients</h2>${grantRows}
 <h2>Warehouse connections</h2><p class="muted">PostgreSQL databases your refreshable dashboards query (pro plan). <a href="/connections">Manage connections</a></p>
