@@ -22,6 +22,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     serviceName: env.SERVICE_NAME ?? 'service',
     allowSignup: flag(env.ALLOW_SIGNUP, true),
     allowPrivateWarehouses: flag(env.ALLOW_PRIVATE_WAREHOUSES, false),
+    allowLoopbackClientMetadata: flag(env.ALLOW_LOOPBACK_CLIENT_METADATA, false),
     ...oidcSettings(env),
     trustProxyHops: proxyHops(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -14,6 +14,10 @@ import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../application/ports/account-store.js';
 import { DashboardStore } from '../application/ports/dashboard-store.js';
+import { DashboardCatalog } from '../application/ports/dashboard-catalog.js';
+import { RefreshStateStore } from '../application/ports/refresh-state-store.js';
+import { MemoryDashboardCatalog } from '../adapters/memory/memory-dashboard-catalog.js';
+import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-catalog.js';
 import { ConnectionDirectory } from '../application/ports/connection-directory.js';
 import { ConnectionAccess } from '../application/connections/connection-access.js';
 import { MemoryAccountStore } from '../adapters/memory/memory-account-store.js';
@@ -53,6 +57,8 @@ import { Telemetry } from '../application/ports/telemetry.js';
 import { PromTelemetry } from '../adapters/metrics/prom-telemetry.js';
 import { MeteredRateLimiter } from '../adapters/metrics/metered-rate-limiter.js';
 import { createLogger, type Logger } from './logger.js';
+import { ClientMetadataSource } from '../application/ports/client-metadata-source.js';
+import { HttpClientMetadataSource } from '../adapters/http/http-client-metadata-source.js';
 
 export interface Closeable {
   close(): Promise<void>;
@@ -135,6 +141,10 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     .toConstantValue(options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource)));
   container.bind<TokenVerifier>(TokenVerifier).to(OAuthTokenVerifier);
   container.bind<WebSessions>(WebSessions).toService(WebSessionService);
+  // Client ID metadata documents, fetched under the outbound address policy.
+  container
+    .bind<ClientMetadataSource>(ClientMetadataSource)
+    .toConstantValue(new HttpClientMetadataSource({ allowLoopback: settings.allowLoopbackClientMetadata, servicePort: settings.port }));
 
   // --- upstream sign-in (OIDC, only when configured) ---
   // The sign-in attempt travels in a cookie sealed with its own key derived from SECRET_KEY.
@@ -183,6 +193,15 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
 
   // --- refresh and connections ---
   await bindRefreshAndConnections(container, settings, { ...options, logger, telemetry }, closers);
+
+  // --- the web app's dashboards pages (their own read model) ---
+  container
+    .bind<DashboardCatalog>(DashboardCatalog)
+    .toConstantValue(
+      options.storage === 'memory'
+        ? new MemoryDashboardCatalog(container.get(DashboardStore), container.get(RefreshStateStore), container.get(ViewCounter))
+        : new TypeormDashboardCatalog(container.get(DataSource)),
+    );
 
   return {
     container,

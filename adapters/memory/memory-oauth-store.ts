@@ -56,6 +56,10 @@ class MemoryOAuthData implements OAuthData {
     return copy(this.t.clients.get(id));
   }
 
+  async saveClient(client: OAuthClientRecord): Promise<void> {
+    this.put(this.t.clients, client.id, client);
+  }
+
   async insertAuthorizationRequest(request: AuthorizationRequestRecord): Promise<void> {
     this.put(this.t.requests, request.handleHash, request);
   }

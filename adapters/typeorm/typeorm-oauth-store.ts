@@ -10,6 +10,7 @@ import type {
   OAuthStore,
   WebSessionRecord,
 } from '../../application/ports/oauth-store.js';
+import { isClientIdUrl } from '../../domain/client-metadata.js';
 import { isUuid } from '../../domain/ids.js';
 import type { RefreshChain } from '../../domain/oauth.js';
 import type { GrantLock } from '../../domain/scope.js';
@@ -88,12 +89,20 @@ class TypeormOAuthData implements OAuthData {
   }
 
   async insertClient(client: OAuthClientRecord): Promise<void> {
-    await this.repo(OAuthClientEntity).insert(client);
+    await this.repo(OAuthClientEntity).insert({ ...client, metadataExpiresAt: client.metadataExpiresAt ?? null });
   }
 
   async findClient(id: string): Promise<OAuthClientRecord | null> {
-    if (!isUuid(id)) return null;
-    return plain(await this.repo(OAuthClientEntity).findOneBy({ id }));
+    if (!isUuid(id) && !isClientIdUrl(id)) return null;
+    const row = await this.repo(OAuthClientEntity).findOneBy({ id });
+    if (!row) return null;
+    // A registered client's record has no expiry at all, as it was inserted.
+    const { metadataExpiresAt, ...client } = row;
+    return metadataExpiresAt ? { ...client, metadataExpiresAt } : client;
+  }
+
+  async saveClient(client: OAuthClientRecord): Promise<void> {
+    await this.repo(OAuthClientEntity).upsert({ ...client, metadataExpiresAt: client.metadataExpiresAt ?? null }, ['id']);
   }
 
   async insertAuthorizationRequest(request: AuthorizationRequestRecord): Promise<void> {

@@ -94,6 +94,6 @@ export class DnsWarehouseAddressPolicy implements WarehouseAddressPolicy {
   }
 }
 
-function interfaceAddresses(): string[] {
+export function interfaceAddresses(): string[] {
   return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 }

@@ -8,11 +8,13 @@ import {
   isOAuthError,
   OAuthError,
 } from '../../domain/oauth.js';
+import { isClientIdUrl } from '../../domain/client-metadata.js';
 import { Clock } from '../ports/clock.js';
-import { OAuthStore } from '../ports/oauth-store.js';
+import { OAuthStore, type OAuthClientRecord } from '../ports/oauth-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
 import { Settings } from '../ports/settings.js';
 import { oauthUrls, withQuery } from './endpoints.js';
+import { MetadataDocumentClients } from './metadata-document-clients.js';
 
 export type AuthorizeOutcome =
   /** The request is stored: send the browser to the consent screen. */
@@ -35,9 +37,11 @@ export class StartAuthorization {
     @inject(SecretTokens) private readonly secrets: SecretTokens,
     @inject(Clock) private readonly clock: Clock,
     @inject(Settings) private readonly settings: Settings,
+    @inject(MetadataDocumentClients) private readonly documents: MetadataDocumentClients,
   ) {}
 
-  async execute(params: Params): Promise<AuthorizeOutcome> {
+  /** `clientIp` counts metadata document fetches against the registration budget of that address. */
+  async execute(params: Params, clientIp?: string): Promise<AuthorizeOutcome> {
     const single = (name: string): string | undefined => {
       const value = params[name];
       if (Array.isArray(value)) throw new OAuthError('invalid_request', `${name} must not be repeated`);
@@ -54,7 +58,16 @@ export class StartAuthorization {
       return { kind: 'refuse', message: (error as Error).message };
     }
     if (!clientId) return { kind: 'refuse', message: 'The request names no client (client_id is missing).' };
-    const client = await this.store.findClient(clientId);
+    let client: OAuthClientRecord | null;
+    if (isClientIdUrl(clientId)) {
+      // A client ID metadata document: fetched (or its stored copy reused) and judged; any refusal is
+      // told to the browser, never to the client's redirect URI, as for an unknown client.
+      const outcome = await this.documents.resolve(clientId, clientIp);
+      if ('refusal' in outcome) return { kind: 'refuse', message: outcome.refusal };
+      client = outcome.client;
+    } else {
+      client = await this.store.findClient(clientId);
+    }
     if (!client) return { kind: 'refuse', message: 'The client is not registered with this service. Connect it again from your client.' };
     if (!redirectUri) return { kind: 'refuse', message: 'The request has no redirect_uri.' };
     // Exact string match against the registration: no normalization, no prefix, no port wildcard.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
+import { clientIdHost } from '../../domain/client-metadata.js';
 import { isLoopbackRedirect } from '../../domain/oauth-clients.js';
 import {
   addSeconds,
@@ -35,6 +36,11 @@ export interface ConsentView {
   clientId: string;
   /** The name the client registered; null when it gave none. */
   clientName: string | null;
+  /**
+   * For a client ID metadata document: the host of its URL, the one thing about the client its own
+   * document cannot make up. Null for a registered client.
+   */
+  clientHost: string | null;
   redirectUri: string;
   /** False for a redirect to another machine: the screen says so before approval. */
   loopbackRedirect: boolean;
@@ -86,6 +92,7 @@ export class Consent {
     return {
       clientId: client.id,
       clientName: client.name,
+      clientHost: clientIdHost(client.id),
       redirectUri: request.redirectUri,
       loopbackRedirect: isLoopbackRedirect(request.redirectUri),
       requestedScope: request.requestedScope,

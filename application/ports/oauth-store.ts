@@ -7,6 +7,7 @@ import type { GrantLock } from '../../domain/scope.js';
  */
 
 export interface OAuthClientRecord {
+  /** A UUID for a registered client; the document's URL for a client ID metadata document. */
   id: string;
   /** As registered (control characters removed); null when the client gave none. */
   name: string | null;
@@ -14,6 +15,11 @@ export interface OAuthClientRecord {
   grantTypes: string[];
   scope: string | null;
   createdAt: Date;
+  /**
+   * For a client ID metadata document: until when the copy stored here may stand in for fetching the
+   * document again (its Cache-Control, at most 24 hours). Absent or null for a registered client.
+   */
+  metadataExpiresAt?: Date | null;
 }
 
 /** An `/authorize` request waiting for the user's decision on the consent screen. */
@@ -76,6 +82,8 @@ export interface WebSessionRecord {
 export interface OAuthData {
   insertClient(client: OAuthClientRecord): Promise<void>;
   findClient(id: string): Promise<OAuthClientRecord | null>;
+  /** Stores a client ID metadata document's client, replacing the copy of an earlier fetch. */
+  saveClient(client: OAuthClientRecord): Promise<void>;
 
   insertAuthorizationRequest(request: AuthorizationRequestRecord): Promise<void>;
   /** Expired requests are returned too (the caller decides with its clock); inside a transaction the row is locked. */

@@ -18,6 +18,11 @@ export interface Settings {
    * non-public addresses. Off by default: a user's URL must not become a way into the service's own network.
    */
   allowPrivateWarehouses: boolean;
+  /**
+   * ALLOW_LOOPBACK_CLIENT_METADATA: may client ID metadata documents be fetched from loopback addresses
+   * (and an http:// client id on loopback be used). For local testing only; off by default.
+   */
+  allowLoopbackClientMetadata: boolean;
   /** Upstream OpenID Connect sign-in: issuer URL and client, all null unless OIDC_ISSUER is set. */
   oidcIssuer: string | null;
   oidcClientId: string | null;

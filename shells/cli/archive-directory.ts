@@ -47,7 +47,8 @@ export async function startArchive(out: string): Promise<PendingArchive> {
   };
 }
 
-async function refuseUnlessMissingOrEmpty(given: string, target: string): Promise<void> {
+/** Refuses an `--out` that exists and is not an empty directory (a missing one is fine). */
+export async function refuseUnlessMissingOrEmpty(given: string, target: string): Promise<void> {
   try {
     const info = await stat(target);
     if (!info.isDirectory()) throw new DomainError('conflict', `--out ${given} exists and is not a directory; give a new or empty directory`);

@@ -6,6 +6,7 @@ import { registerDashboardCommands } from './dashboard-commands.js';
 import { registerConnectionCommands } from './connection-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerGrantCommands } from './grant-commands.js';
+import { registerClientKitCommands } from './client-kit-commands.js';
 
 const program = new Command('dashpub')
   .description('dashpub: publish dashboards from AI clients over MCP')
@@ -21,5 +22,6 @@ registerAccountCommands(program);
 registerDashboardCommands(program);
 registerConnectionCommands(program);
 registerGrantCommands(program);
+registerClientKitCommands(program);
 
 await program.parseAsync(process.argv);

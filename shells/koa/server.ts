@@ -21,6 +21,8 @@ import { createOAuthRoutes } from './api/oauth-routes.js';
 import { createAppSurface } from './app/app-surface.js';
 import { viewerRoutesFrom } from './app/viewer-routes.js';
 import { createConnectionsRoutes } from './app/connections-routes.js';
+import { createConnectRoutes } from './app/connect-routes.js';
+import { createDashboardsRoutes } from './app/dashboards-routes.js';
 import { dashboardsFastPathFrom } from './dashboards/fast-path.js';
 import { koaOptions } from './koa-options.js';
 import { Telemetry } from '../../application/ports/telemetry.js';
@@ -67,11 +69,13 @@ export function createKoaApp(container: Container, settings: Settings, logger: L
   return koa;
 }
 
-/** The app host's routes beyond sign-in and consent: the private-dashboard viewer round trip and connections. */
+/** The app host's routes beyond sign-in and consent: the private-dashboard viewer round trip, connections, /connect and dashboards. */
 function appRoutes(container: Container, settings: Settings): Koa.Middleware {
   const viewer = viewerRoutesFrom(container).routes() as unknown as Koa.Middleware;
   const connections = createConnectionsRoutes(container, settings).routes() as unknown as Koa.Middleware;
-  return (ctx, next) => viewer(ctx, () => connections(ctx, next));
+  const connect = createConnectRoutes(settings).routes() as unknown as Koa.Middleware;
+  const dashboards = createDashboardsRoutes(container, settings).routes() as unknown as Koa.Middleware;
+  return (ctx, next) => viewer(ctx, () => connections(ctx, () => connect(ctx, () => dashboards(ctx, next))));
 }
 
 export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {

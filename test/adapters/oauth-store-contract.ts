@@ -67,6 +67,28 @@ export function describeOAuthStoreContract(name: string, makeFixture: () => Prom
       expect(await store.findClient('not-a-uuid')).to.equal(null);
     });
 
+    it('saves a metadata document client by its URL, replacing the earlier copy, and grants refer to it', async () => {
+      const url = 'https://client.example/oauth/metadata.json';
+      const first = {
+        id: url,
+        name: 'Doc Client',
+        redirectUris: ['http://127.0.0.1:1/cb'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+        scope: null,
+        createdAt: T0,
+        metadataExpiresAt: at(300),
+      };
+      await store.saveClient(first);
+      expect(await store.findClient(url)).to.deep.equal(first);
+      const second = { ...first, name: 'Doc Client 2', redirectUris: ['https://client.example/cb'], metadataExpiresAt: at(600) };
+      await store.saveClient(second);
+      expect(await store.findClient(url)).to.deep.equal(second);
+      const g = grant({ clientId: url });
+      await store.insertGrant(g);
+      expect((await store.findGrant(g.id))?.clientId).to.equal(url);
+      expect(await store.findClient('https://client.example/other.json')).to.equal(null);
+    });
+
     it('stores authorization requests and consumes each once', async () => {
       const request = {
         handleHash: hash(),

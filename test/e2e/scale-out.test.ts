@@ -21,6 +21,9 @@ async function callTool(server: Spawned, token: string, name: string, args: Reco
     host: server.hosts.api,
     headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    // A process's first spec publish loads the chart renderer; on a loaded 2-core CI machine that alone
+    // has taken over the default 15 s.
+    timeoutMs: 60_000,
   });
   expect(res.status).to.equal(200);
   const result = res.json().result as { content: Array<{ text: string }>; isError?: boolean };

@@ -4,7 +4,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'oauth_clients' })
 export class OAuthClientEntity {
-  @PrimaryColumn({ type: 'uuid' })
+  /** A UUID, or a client ID metadata document's URL. */
+  @PrimaryColumn({ type: 'text' })
   id!: string;
 
   @Column({ type: 'text', nullable: true })
@@ -21,6 +22,9 @@ export class OAuthClientEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+
+  @Column({ name: 'metadata_expires_at', type: 'timestamptz', nullable: true })
+  metadataExpiresAt!: Date | null;
 }
 
 @Entity({ name: 'oauth_authorization_requests' })
@@ -28,7 +32,7 @@ export class OAuthAuthorizationRequestEntity {
   @PrimaryColumn({ name: 'handle_hash', type: 'text' })
   handleHash!: string;
 
-  @Column({ name: 'client_id', type: 'uuid' })
+  @Column({ name: 'client_id', type: 'text' })
   clientId!: string;
 
   @Column({ name: 'redirect_uri', type: 'text' })
@@ -64,7 +68,7 @@ export class OAuthGrantEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
-  @Column({ name: 'client_id', type: 'uuid' })
+  @Column({ name: 'client_id', type: 'text' })
   clientId!: string;
 
   @Column({ name: 'lock_kind', type: 'text' })
@@ -112,7 +116,7 @@ export class OAuthCodeEntity {
   @Column({ name: 'grant_id', type: 'uuid' })
   grantId!: string;
 
-  @Column({ name: 'client_id', type: 'uuid' })
+  @Column({ name: 'client_id', type: 'text' })
   clientId!: string;
 
   @Column({ name: 'redirect_uri', type: 'text' })

@@ -33,6 +33,8 @@ export function discoveryDocuments(settings: Settings) {
       token_endpoint_auth_methods_supported: ['none'],
       code_challenge_methods_supported: ['S256'],
       authorization_response_iss_parameter_supported: true,
+      // A client_id may also be the https URL of the client's metadata document (domain/client-metadata.ts).
+      client_id_metadata_document_supported: true,
     },
     protectedResource: {
       resource: urls.resource,
@@ -143,7 +145,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
 
   router.get('/authorize', async (ctx) => {
     try {
-      const outcome = await authorize.execute(ctx.query);
+      const outcome = await authorize.execute(ctx.query, ctx.ip);
       if (outcome.kind !== 'refuse') {
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(outcome.location);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../dashboards/pages.js';
+import { DASHBOARDS_PAGES_STYLE } from './dashboards-style.js';
 
 export { escapeHtml };
 
@@ -26,7 +27,7 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
   return new Html(strings.reduce((out, chunk, i) => out + chunk + (i < parts.length ? render(parts[i]) : ''), ''));
 }
 
-const STYLE = `
+const BASE_STYLE = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#f3f5f8;--card:#fff;--line:#d1d9e0;--soft:#f6f8fa;
 --accent:#1f6feb;--accent-fg:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c;--bad:#cf222e;--ok:#1a7f37}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--line:#3d444d;--soft:#0d1117;
@@ -45,12 +46,19 @@ p{margin:.35rem 0}
 .small{font-size:.85rem}
 a{color:var(--accent)}
 code,.mono{font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all}
+pre{font:.85rem/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);border:1px solid var(--line);border-radius:8px;padding:.65rem .8rem;margin:.3rem 0 .9rem;overflow-x:auto}
+.snippet-head{display:flex;justify-content:space-between;align-items:flex-end;gap:.6rem;margin-top:.8rem}
+button.copy{padding:.15rem .7rem;font-size:.8rem}
+p code,li code{word-break:normal;overflow-wrap:anywhere}
+h3{font-size:.95rem;margin:1.2rem 0 .4rem}
+ol{padding-left:1.3rem}
 dl{margin:1.25rem 0;border:1px solid var(--line);border-radius:10px;overflow:hidden}
 dl div{display:grid;grid-template-columns:6.5rem 1fr;gap:.75rem;padding:.65rem .9rem;border-top:1px solid var(--line)}
 dl div:first-child{border-top:0}
 dt{color:var(--muted);font-size:.85rem;padding-top:.1rem}
 dd{margin:0;min-width:0}
 .note{font-size:.85rem;color:var(--muted);margin-top:.25rem}
+.client-host{font-size:1.05rem;margin:.1rem 0 .5rem}
 .warn{background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:8px;padding:.5rem .7rem;font-size:.85rem;margin-top:.4rem}
 .error{border:1px solid var(--bad);color:var(--bad);border-radius:8px;padding:.6rem .8rem;margin:1rem 0}
 fieldset{border:0;margin:1.25rem 0 0;padding:0}
@@ -81,6 +89,8 @@ footer{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--line);text-
 .spaced{margin-top:1rem}
 `;
 
+/** The one stylesheet of every app page: the base above plus the dashboards pages' own rules. */
+const STYLE = BASE_STYLE + DASHBOARDS_PAGES_STYLE;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /**
@@ -93,13 +103,14 @@ export function contentSecurityPolicy(formTargets: string[] = []): string {
   return `default-src 'none'; style-src ${STYLE_HASH}; img-src data:; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-export function layout(input: { title: string; serviceName: string; body: Html; wide?: boolean }): string {
+/** `wide` for tables, `full` for the dashboards pages' many-column lists. */
+export function layout(input: { title: string; serviceName: string; body: Html; wide?: boolean; full?: boolean }): string {
   return (
     '<!doctype html>\n' +
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="same-origin"><title>${input.title} · ${input.serviceName}</title>
 <style>${new Html(STYLE)}</style></head>
-<body><main${new Html(input.wide ? ' class="wide"' : '')}><div class="brand"><span class="mark"></span>${input.serviceName}</div>
+<body><main${new Html(input.full ? ' class="full"' : input.wide ? ' class="wide"' : '')}><div class="brand"><span class="mark"></span>${input.serviceName}</div>
 <div class="card">${input.body}</div></main></body></html>
 `.value
   );

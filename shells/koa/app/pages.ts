@@ -1,6 +1,7 @@
 import type { ConsentView } from '../../../application/auth/consent.js';
 import type { GrantView } from '../../../application/auth/grants.js';
 import type { AccountOverview } from '../../../application/auth/web-accounts.js';
+import { clientIdHost } from '../../../domain/client-metadata.js';
 import { UPSTREAM_START_PATH } from '../../../domain/upstream-sign-in.js';
 import { html, layout, type Html } from './html.js';
 
@@ -39,7 +40,8 @@ const signUpLink = (open: boolean, returnTo: string) =>
 
 export function signInPage(ctx: PageContext, input: { returnTo: string; email?: string; error?: string; signUpOpen: boolean }): string {
   const body = html`<h1>Sign in</h1><p class="muted">to ${ctx.serviceName}</p>${errorBox(input.error)}
-${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}`;
+${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}
+<p class="muted small">Setting up an assistant? <a href="/connect">Connect an AI client</a></p>`;
   return layout({ title: 'Sign in', serviceName: ctx.serviceName, body });
 }
 
@@ -75,8 +77,15 @@ export function consentPage(
   const redirectNote = view.loopbackRedirect
     ? html`<p class="note">An address on this computer: the client app running locally.</p>`
     : html`<p class="warn">This sends you, and the authorization, to <strong>${redirectHost}</strong>. Allow only if you trust that site.</p>`;
+  // A metadata document names its client as it likes; the host it is published on is what vouches for it.
+  const clientFrom = view.clientHost
+    ? html`<p class="client-host">Published by <strong>${view.clientHost}</strong>. Allow only if you trust that site to speak for ${client}.</p>`
+    : null;
+  const clientNote = view.clientHost
+    ? html`<p class="note">Described by its metadata document at <span class="mono">${view.clientId}</span></p>`
+    : html`<p class="note mono">${view.clientId}</p>`;
   const details = html`<dl>
-<div><dt>Client</dt><dd><strong>${client}</strong><p class="note mono">${view.clientId}</p></dd></div>
+<div><dt>Client</dt><dd><strong>${client}</strong>${clientNote}</dd></div>
 <div><dt>Redirect URI</dt><dd><code>${view.redirectUri}</code>${redirectNote}</dd></div>
 <div><dt>Scope</dt><dd><code>${view.requestedScope ?? view.scope}</code><p class="note">${view.scopeDescription}.</p></dd></div>
 </dl>`;
@@ -103,13 +112,19 @@ ${errorBox(input.error)}
 </form>`;
   }
   const body = html`<h1>Authorize ${client}</h1>
-<p class="muted">${client} is asking to use your ${ctx.serviceName} dashboards.</p>
+${clientFrom}<p class="muted">${client} is asking to use your ${ctx.serviceName} dashboards.</p>
 ${details}${decision}
 <footer class="note">You can revoke this access at any time on your <a href="/account">account page</a>.</footer>`;
   return layout({ title: `Authorize ${client}`, serviceName: ctx.serviceName, body });
 }
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A client known by its metadata document: the host it is published on, under its name. */
+function clientHostNote(clientId: string): Html | null {
+  const host = clientIdHost(clientId);
+  return host ? html`<br><span class="note mono">${host}</span>` : null;
+}
 
 export function accountPage(
   ctx: PageContext,
@@ -123,12 +138,13 @@ export function accountPage(
       )}</table>`
     : html`<p class="muted">You are not a member of any workspace.</p>`;
   const active = input.grants.filter((g) => g.status === 'active');
-  const grantRows = active.length
+  const grantList = active.length
     ? html`<table><tr><th>Client</th><th>Access to</th><th>Since</th><th></th></tr>${active.map(
-        (g) => html`<tr><td>${g.clientName ?? 'Unnamed client'}</td><td>${g.lock === 'workspace' ? `Workspace ${g.workspace}` : g.lock === 'personal' ? 'Personal account' : 'Any (legacy)'}</td><td>${day(g.createdAt)}</td>
+        (g) => html`<tr><td>${g.clientName ?? 'Unnamed client'}${clientHostNote(g.clientId)}</td><td>${g.lock === 'workspace' ? `Workspace ${g.workspace}` : g.lock === 'personal' ? 'Personal account' : 'Any (legacy)'}</td><td>${day(g.createdAt)}</td>
 <td><form method="post" action="/account/grants/revoke" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="grant" value="${g.id}"><button class="link" type="submit">Revoke</button></form></td></tr>`,
       )}</table>`
     : html`<p class="muted">No client is connected. Add this service's MCP address to an AI client to connect one.</p>`;
+  const grantRows = html`${grantList}<p class="small"><a href="/connect">Connect an AI client</a>: Claude Code, Claude Desktop, Cursor, VS Code, ChatGPT.</p>`;
   const body = html`<h1>@${user.handle}</h1>
 ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <dl>
@@ -137,6 +153,7 @@ ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <div><dt>Plan</dt><dd><span class="badge">${user.plan}</span></dd></div>
 <div><dt>Dashboards</dt><dd>${link(user.handle)}</dd></div>
 </dl>
+<h2>Your dashboards</h2><p class="muted">Versions, refreshes, views, renames and deletion, for your account and every workspace. <a href="/dashboards">Manage dashboards</a></p>
 <h2>Workspaces</h2>${workspaceRows}
 <h2>Connected clients</h2>${grantRows}
 <h2>Warehouse connections</h2><p class="muted">PostgreSQL databases your refreshable dashboards query (pro plan). <a href="/connections">Manage connections</a></p>

@@ -6,6 +6,7 @@ import { INTERNAL_ERROR, invalidParams, JsonRpcError, METHOD_NOT_FOUND, RESOURCE
 import type { PromptCatalog } from './prompts.js';
 import { parseResourceUri, resourceTemplates, type ResourceSource } from './resources.js';
 import type { ToolRegistry } from './tool-registry.js';
+import { dashboardViewResource, type ViewResourceContents } from './ui/dashboard-view.js';
 
 /** Newest first (spec "Versioning"). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-06-18', '2024-11-05'] as const;
@@ -33,6 +34,8 @@ function resourceError(err: unknown, uri?: string): JsonRpcError {
 /** The MCP methods this server answers, independent of HTTP. Throws JsonRpcError; the transport formats it. */
 export class McpMethods {
   private readonly instructions: string;
+  /** The MCP Apps view, built once: it depends on the settings alone. Not listed (the extension allows that). */
+  private readonly view: ViewResourceContents;
 
   constructor(
     private readonly settings: MethodSettings,
@@ -41,6 +44,7 @@ export class McpMethods {
     private readonly resources: ResourceSource,
   ) {
     this.instructions = serverInstructions(settings, tools.names());
+    this.view = dashboardViewResource(settings);
   }
 
   async handle(principal: Principal, method: string, params: Record<string, unknown>): Promise<unknown> {
@@ -86,6 +90,7 @@ export class McpMethods {
   }
 
   private async readResource(principal: Principal, uri: unknown) {
+    if (uri === this.view.uri) return { contents: [this.view] };
     const ref = parseResourceUri(this.settings.serviceName, uri);
     try {
       return { contents: [await this.resources.read(principal, ref)] };

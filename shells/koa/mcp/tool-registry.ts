@@ -32,6 +32,8 @@ export interface ToolDefinition {
   /** Declared by every tool that returns structuredContent; the payload must satisfy it. */
   outputSchema?: JsonSchema;
   annotations: ToolAnnotations;
+  /** Extension metadata, e.g. the MCP Apps view that shows the tool's answer (`ui.resourceUri`). */
+  _meta?: Record<string, unknown>;
   /**
    * Declared arguments whose type the use case checks itself, because the spec words that refusal
    * (`name must be a non-empty string`, not the structural `name must be a string`).
@@ -100,13 +102,14 @@ export class ToolRegistry {
   }
 
   list(): ToolDescriptor[] {
-    return [...this.byName.values()].map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+    return [...this.byName.values()].map(({ name, title, description, inputSchema, outputSchema, annotations, _meta }) => ({
       name,
       title,
       description,
       inputSchema,
       ...(outputSchema ? { outputSchema } : {}),
       annotations,
+      ...(_meta ? { _meta } : {}),
     }));
   }
 

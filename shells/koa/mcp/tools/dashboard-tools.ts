@@ -7,6 +7,8 @@ import { DeleteDashboard } from '../../../../application/dashboards/delete-dashb
 import { ListDashboards } from '../../../../application/dashboards/list-dashboards.js';
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
+import { Settings } from '../../../../application/ports/settings.js';
+import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
 import { answer, textOnly, warningLines } from './presenters.js';
 import { dashboardSchema, nullableString, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
@@ -63,6 +65,8 @@ export function dashboardTools(container: Container): ToolSpec[] {
   const list = container.get(ListDashboards);
   const get = container.get(GetDashboard);
   const versions = container.get(DashboardVersions);
+  // The four tools whose answer is one dashboard name the MCP Apps view that shows it (ui/dashboard-view.ts).
+  const view = dashboardViewToolMeta(container.get<Settings>(Settings).serviceName);
 
   return [
     {
@@ -87,6 +91,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       ),
       outputSchema: publishOutput,
       annotations: { ...WRITE, idempotentHint: false },
+      _meta: view,
       selfCheckedArguments: METADATA_SELF_CHECKED,
       async call(principal, args) {
         const r = await publish.execute(principal, args);
@@ -162,6 +167,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       description: 'A dashboard\'s metadata, URL, files and current version; with include_body, the content of one file (index.html by default).',
       inputSchema: object({ slug: slugArg, include_body: { type: 'boolean' }, filename: { type: 'string' }, workspace: workspaceArg }, ['slug']),
       annotations: READ,
+      _meta: view,
       async call(principal, args) {
         const r = await get.execute(principal, args);
         const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
@@ -198,6 +204,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
         'version_id',
       ]),
       annotations: READ,
+      _meta: view,
       async call(principal, args) {
         const r = await versions.get(principal, args);
         return answer([`Version ${r.version.version_id} (#${r.version.seq}) of ${r.url}${r.version.current ? ', the current one' : ''}.`], r);
@@ -228,6 +235,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       description: 'Make an earlier version\'s content the current one. The replaced content is kept as a snapshot, so a restore can be undone.',
       inputSchema: object({ slug: slugArg, version_id: versionIdArg, workspace: workspaceArg }, ['slug', 'version_id']),
       annotations: { ...WRITE },
+      _meta: view,
       async call(principal, args) {
         const r = await versions.restore(principal, args);
         return answer([`Restored version ${r.restored_from} of "${r.dashboard.name}" as the new current version ${r.version_id}: ${r.dashboard.url}.`], r);

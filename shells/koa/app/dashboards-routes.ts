@@ -1,0 +1,312 @@
+import Router from '@koa/router';
+import type { Container } from 'inversify';
+import type Koa from 'koa';
+import { OwnerDashboards, type ListFilters } from '../../../application/dashboards/owner-dashboards.js';
+import { WebSessionService } from '../../../application/auth/web-session-service.js';
+import { SecretTokens } from '../../../application/ports/secret-tokens.js';
+import type { Settings } from '../../../application/ports/settings.js';
+import { contentTypeFor } from '../../../domain/content-types.js';
+import { isDomainError, type DomainError } from '../../../domain/errors.js';
+import { field, readForm, type FormFields } from './forms.js';
+import { contentSecurityPolicy } from './html.js';
+import { messagePage } from './pages.js';
+import { seeOther, sendPage, WebSecurity } from './web-security.js';
+import {
+  DASHBOARDS_PATH,
+  dashboardPath,
+  deletePage,
+  detailPage,
+  listPage,
+  ownerListPath,
+  versionPage,
+  type DetailInput,
+  type Problem,
+} from './dashboards-pages.js';
+
+const STATUS: Partial<Record<DomainError['code'], number>> = {
+  invalid_argument: 400,
+  scope_refused: 403,
+  conflict: 409,
+  limit_reached: 409,
+  rate_limited: 429,
+  not_found: 404,
+  forbidden: 404,
+};
+
+const NOTICES: Record<string, string> = {
+  saved: 'Saved.',
+  restored: 'Restored: that version is now the current one, and the version it replaced is kept as a snapshot.',
+  named: 'Version named: it is kept until you remove its name.',
+  unnamed: 'Name removed: the version can be pruned again.',
+  schedule: 'Schedule saved.',
+  queued: 'Refresh queued. Reload this page to see its outcome under "Last runs".',
+  folded: 'A refresh of this dashboard was already waiting; this request was folded into it.',
+};
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+/** A slug named in a notice's link parameter; anything else is not echoed (a crafted link could say anything). */
+const slugParam = (value: unknown) => (typeof value === 'string' && /^[a-z0-9-]{1,64}$/.test(value) ? value : null);
+const oneOf = <T extends string>(value: unknown, allowed: readonly T[]): T | undefined => (allowed.includes(value as T) ? (value as T) : undefined);
+
+/** Where a metadata refusal belongs: the field its text starts with, else the form. */
+const metadataField = (message: string) => (/^(name|tags|visibility)\b/.exec(message)?.[1] ?? '');
+
+/**
+ * The web app's dashboards pages. Every action calls OwnerDashboards, which runs the MCP tools' own
+ * use cases, so rules and refusal texts are the tools'. Anything the person cannot reach answers the
+ * same 404 page as a dashboard that does not exist.
+ */
+export function createDashboardsRoutes(container: Container, settings: Settings): Router {
+  const owners = container.get(OwnerDashboards);
+  const sessions = container.get(WebSessionService);
+  const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
+  const serviceName = settings.serviceName;
+  const dashboardFrames = `${settings.dashboardScheme}://*.${settings.dashboardDomain}`;
+  const router = new Router();
+
+  const chrome = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx) });
+  const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
+  const notFound = (ctx: Koa.Context) =>
+    sendPage(ctx, 404, messagePage(serviceName, { title: 'Dashboard not found', message: 'There is no dashboard at this address, or it is not yours to see.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+  /** A page that frames something: the app's policy plus the one frame source it needs. */
+  const sendFramingPage = (ctx: Koa.Context, status: number, body: string, frameSource: string) => {
+    sendPage(ctx, status, body);
+    ctx.set('Content-Security-Policy', `${contentSecurityPolicy()}; frame-src ${frameSource}`);
+  };
+
+  const user = async (ctx: Koa.Context): Promise<string | null> => {
+    const userId = await security.userId(ctx, sessions);
+    if (!userId) signIn(ctx, ctx.method === 'GET' ? ctx.originalUrl : DASHBOARDS_PATH);
+    return userId;
+  };
+
+  /** Runs a read; a refusal that means "not reachable" becomes the one 404 page. */
+  const orNotFound = async (ctx: Koa.Context, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      if (isDomainError(error) && (error.code === 'not_found' || error.code === 'forbidden')) return notFound(ctx);
+      throw error;
+    }
+  };
+
+  const showDetail = (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: DetailInput) =>
+    orNotFound(ctx, async () => {
+      const detail = await owners.detail(userId, owner, slug);
+      if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
+      const problem = input.problem;
+      // A refusal about a version no longer listed goes to the top of the page.
+      if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.version_id}` === problem.form)) problem.form = 'page';
+      sendFramingPage(ctx, status, detailPage(chrome(ctx), detail, input), dashboardFrames);
+    });
+
+  router.get(DASHBOARDS_PATH, async (ctx) => {
+    const userId = await user(ctx);
+    if (!userId) return;
+    const ownerName = text(ctx.query.owner) || (await owners.owners(userId))[0].name;
+    const filters: ListFilters = {
+      search: text(ctx.query.q),
+      tag: text(ctx.query.tag),
+      visibility: oneOf(ctx.query.visibility, ['public', 'private'] as const),
+      kind: oneOf(ctx.query.kind, ['static', 'refreshable'] as const),
+      cursor: text(ctx.query.cursor),
+    };
+    const input = {
+      search: filters.search ?? '',
+      tag: filters.tag ?? '',
+      visibility: filters.visibility ?? '',
+      kind: filters.kind ?? '',
+      cursor: filters.cursor ?? '',
+      notice: slugParam(ctx.query.deleted) ? `Deleted "${slugParam(ctx.query.deleted)}".` : undefined,
+    };
+    await orNotFound(ctx, async () => {
+      try {
+        sendPage(ctx, 200, listPage(chrome(ctx), await owners.list(userId, ownerName, filters), input));
+      } catch (error) {
+        // A cursor that is not ours: show the first page with the reason.
+        if (!isDomainError(error) || error.code !== 'invalid_argument') throw error;
+        sendPage(ctx, 400, listPage(chrome(ctx), await owners.list(userId, ownerName, { ...filters, cursor: undefined }), { ...input, cursor: '', error: error.message }));
+      }
+    });
+  });
+
+  router.get(`${DASHBOARDS_PATH}/:owner`, async (ctx) => {
+    if (await user(ctx)) seeOther(ctx, ownerListPath(ctx.params.owner!));
+  });
+
+  router.get(`${DASHBOARDS_PATH}/:owner/:slug`, async (ctx) => {
+    const userId = await user(ctx);
+    if (!userId) return;
+    const done = text(ctx.query.done);
+    const from = slugParam(ctx.query.from);
+    const notice = done === 'renamed' && from ? `Renamed from "${from}". Its old address now redirects (301) here.` : Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+    await showDetail(ctx, userId, ctx.params.owner!, ctx.params.slug!, 200, { notice });
+  });
+
+  router.get(`${DASHBOARDS_PATH}/:owner/:slug/versions/:version`, async (ctx) => {
+    const userId = await user(ctx);
+    if (!userId) return;
+    const { owner: ownerName, slug, version: versionId } = ctx.params as Record<string, string>;
+    await orNotFound(ctx, async () => {
+      try {
+        const found = await owners.version(userId, ownerName, slug, versionId);
+        const owner = (await owners.owners(userId)).find((o) => o.name === ownerName)!;
+        const page = versionPage(chrome(ctx), { owner, name: found.slug, slug: found.slug, version: found.version, filename: found.body?.filename ?? '', current: found.version.current });
+        sendFramingPage(ctx, 200, page, "'self'");
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'invalid_argument') return notFound(ctx);
+        throw error;
+      }
+    });
+  });
+
+  // One file of one version, framed by the version page. Served sandboxed (an opaque origin, so its
+  // scripts reach neither the app's cookies nor its forms) and framable only by the app itself.
+  router.get(`${DASHBOARDS_PATH}/:owner/:slug/versions/:version/files/:filename`, async (ctx) => {
+    const userId = await user(ctx);
+    if (!userId) return;
+    const { owner, slug, version, filename } = ctx.params as Record<string, string>;
+    await orNotFound(ctx, async () => {
+      try {
+        const { body } = await owners.version(userId, owner, slug, version, filename);
+        if (!body) return notFound(ctx);
+        ctx.status = 200;
+        ctx.set('Content-Security-Policy', "sandbox allow-scripts; frame-ancestors 'self'");
+        ctx.set('X-Frame-Options', 'SAMEORIGIN');
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('Referrer-Policy', 'no-referrer');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = contentTypeFor(body.filename);
+        ctx.body = Buffer.from(body.content, body.encoding);
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'invalid_argument') return notFound(ctx);
+        throw error;
+      }
+    });
+  });
+
+  router.get(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
+    const userId = await user(ctx);
+    if (!userId) return;
+    const { owner, slug } = ctx.params as Record<string, string>;
+    await orNotFound(ctx, async () => {
+      const detail = await owners.detail(userId, owner, slug);
+      if (detail.dashboard.slug !== slug) return seeOther(ctx, `${dashboardPath(owner, detail.dashboard.slug)}/delete`);
+      sendPage(ctx, 200, deletePage(chrome(ctx), deleteInput(detail)));
+    });
+  });
+
+  const deleteInput = (detail: Awaited<ReturnType<OwnerDashboards['detail']>>) => ({
+    owner: detail.owner,
+    name: detail.dashboard.name,
+    slug: detail.dashboard.slug,
+    url: detail.dashboard.url,
+    versions: detail.versions.length,
+  });
+
+  /**
+   * One POST action on a dashboard: CSRF, sign-in, then `run`, which answers the path to go to (303).
+   * A refusal re-renders the dashboard's page with the text next to the field `place` names.
+   */
+  const action = (
+    suffix: string,
+    run: (userId: string, owner: string, slug: string, form: FormFields, params: Record<string, string>) => Promise<string>,
+    place: (error: DomainError, params: Record<string, string>) => Problem,
+  ) =>
+    router.post(`${DASHBOARDS_PATH}/:owner/:slug${suffix}`, async (ctx) => {
+      const form = await readForm(ctx);
+      const params = ctx.params as Record<string, string>;
+      if (!security.checkPost(ctx, field(form, 'csrf'))) {
+        return sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+      }
+      const userId = await security.userId(ctx, sessions);
+      if (!userId) return signIn(ctx, dashboardPath(params.owner!, params.slug!));
+      try {
+        seeOther(ctx, await run(userId, params.owner!, params.slug!, form, params));
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        if (error.code === 'not_found' && error.message === 'No such owner') return notFound(ctx);
+        const values = Object.fromEntries(Object.entries(form).filter(([key]) => key !== 'csrf').map(([key, value]) => [key, String(value)]));
+        await showDetail(ctx, userId, params.owner!, params.slug!, STATUS[error.code] ?? 400, { problem: place(error, params), values });
+      }
+    });
+
+  const back = (owner: string, slug: string, done: string) => `${dashboardPath(owner, slug)}?done=${done}`;
+
+  action(
+    '/settings',
+    async (userId, owner, slug, form) => {
+      const tags = field(form, 'tags').split(',').map((t) => t.trim()).filter(Boolean);
+      await owners.update(userId, owner, slug, { name: field(form, 'name'), tags, visibility: field(form, 'visibility') });
+      return back(owner, slug, 'saved');
+    },
+    (error) => ({ form: 'metadata', field: metadataField(error.message), message: error.message }),
+  );
+
+  action(
+    '/rename',
+    async (userId, owner, slug, form) => {
+      const renamed = await owners.rename(userId, owner, slug, field(form, 'new_slug').trim());
+      return `${dashboardPath(owner, renamed.dashboard.slug)}?done=renamed&from=${encodeURIComponent(slug)}`;
+    },
+    (error) => ({ form: 'rename', field: 'new_slug', message: error.message }),
+  );
+
+  action(
+    '/schedule',
+    async (userId, owner, slug, form) => {
+      await owners.setSchedule(userId, owner, slug, field(form, 'schedule'), field(form, 'timezone'));
+      return back(owner, slug, 'schedule');
+    },
+    (error) => ({ form: 'schedule', field: /^timezone\b/.test(error.message) ? 'timezone' : /^schedule\b/.test(error.message) ? 'schedule' : '', message: error.message }),
+  );
+
+  action(
+    '/refresh',
+    async (userId, owner, slug) => {
+      const result = await owners.refreshNow(userId, owner, slug);
+      return back(owner, slug, result.already_queued ? 'folded' : 'queued');
+    },
+    (error) => ({ form: 'refresh', message: error.message }),
+  );
+
+  action(
+    '/versions/:version/name',
+    async (userId, owner, slug, form, params) => {
+      const named = await owners.nameVersion(userId, owner, slug, params.version!, field(form, 'name'));
+      return back(owner, slug, named.version.name ? 'named' : 'unnamed');
+    },
+    (error, params) => ({ form: `version-${params.version}`, field: 'name', message: error.message }),
+  );
+
+  action(
+    '/versions/:version/restore',
+    async (userId, owner, slug, _form, params) => {
+      await owners.restoreVersion(userId, owner, slug, params.version!);
+      return back(owner, slug, 'restored');
+    },
+    (error, params) => ({ form: `version-${params.version}`, message: error.message }),
+  );
+
+  router.post(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
+    const form = await readForm(ctx);
+    const { owner, slug } = ctx.params as Record<string, string>;
+    if (!security.checkPost(ctx, field(form, 'csrf'))) {
+      return sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+    }
+    const userId = await security.userId(ctx, sessions);
+    if (!userId) return signIn(ctx, dashboardPath(owner, slug));
+    await orNotFound(ctx, async () => {
+      const typed = field(form, 'confirm').trim();
+      if (typed !== slug) {
+        const detail = await owners.detail(userId, owner, slug);
+        const error = `Type "${slug}" exactly to confirm; nothing was deleted.`;
+        return sendPage(ctx, 400, deletePage(chrome(ctx), { ...deleteInput(detail), error, typed }));
+      }
+      await owners.remove(userId, owner, slug);
+      seeOther(ctx, `${ownerListPath(owner)}&deleted=${encodeURIComponent(slug)}`);
+    });
+  });
+
+  return router;
+}

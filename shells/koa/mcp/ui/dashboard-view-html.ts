@@ -1,0 +1,85 @@
+import { escapeHtml } from '../../dashboards/pages.js';
+import type { ViewSettings } from './dashboard-view.js';
+import { DASHBOARD_VIEW_SCRIPT } from './dashboard-view-script.js';
+
+/**
+ * The view's stylesheet. Colours come from the host's theme variables when it sends them
+ * (`--color-*` of the extension), else from the view's own light and dark palettes.
+ */
+const VIEW_CSS = `
+:root{color-scheme:light;
+--bg:var(--color-background-primary,#ffffff);--bg2:var(--color-background-secondary,#f4f6fa);
+--ink:var(--color-text-primary,#172033);--ink2:var(--color-text-secondary,#5b6678);
+--line:var(--color-border-primary,#d9dee7);--accent:var(--color-ring-primary,#2456d6);
+--danger-bg:var(--color-background-danger,#fdecec);--danger-ink:var(--color-text-danger,#9b1c1c);
+--radius:var(--border-radius-md,8px);--font:var(--font-sans,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif)}
+:root[data-theme="dark"]{color-scheme:dark;
+--bg:var(--color-background-primary,#15181e);--bg2:var(--color-background-secondary,#1e232b);
+--ink:var(--color-text-primary,#e8ebf1);--ink2:var(--color-text-secondary,#a3adbd);
+--line:var(--color-border-primary,#343b47);--accent:var(--color-ring-primary,#7aa2ff);
+--danger-bg:var(--color-background-danger,#3a1d1f);--danger-ink:var(--color-text-danger,#ffb4b4)}
+*,*::before,*::after{box-sizing:border-box}
+html,body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 var(--font)}
+#app{padding:14px 16px 16px}
+.head{display:flex;flex-wrap:wrap;align-items:flex-start;justify-content:space-between;gap:10px 16px}
+.titles{min-width:0;flex:1 1 220px}
+h1{margin:0;font-size:18px;line-height:1.3;font-weight:650;overflow-wrap:anywhere}
+.meta{margin:2px 0 0;color:var(--ink2);font-size:13px;overflow-wrap:anywhere}
+.url{margin:2px 0 0;color:var(--ink2);font-size:12px;overflow-wrap:anywhere}
+button{font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0;border-radius:var(--radius);
+padding:8px 14px;min-height:40px;cursor:pointer}
+:root[data-theme="dark"] button{color:#0b1020}
+button:focus-visible{outline:2px solid var(--ink);outline-offset:2px}
+button[disabled]{opacity:.5;cursor:default}
+.status{margin:10px 0 0;color:var(--ink2);font-size:12px}
+.refusal{margin:12px 0 0;padding:10px 12px;border-radius:var(--radius);background:var(--danger-bg);color:var(--danger-ink);
+white-space:pre-wrap;overflow-wrap:anywhere}
+.preview{margin-top:12px;border:1px solid var(--line);border-radius:var(--radius);background:var(--bg2);
+max-height:720px;overflow:auto;-webkit-overflow-scrolling:touch}
+.preview pre{margin:0;padding:12px;white-space:pre-wrap;overflow-wrap:anywhere;font:12px/1.45 var(--font-mono,ui-monospace,Menlo,Consolas,monospace)}
+.preview img{display:block;max-width:100%;height:auto}
+[hidden]{display:none!important}
+@media (max-width:420px){#app{padding:12px}.head button{width:100%}}
+`;
+
+/** JSON for an inline script: `<` escaped so no string in it can close the script element. */
+const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * The whole view: one self-contained HTML document (inline style and script, no external script,
+ * font or image, no network access of its own). The settings it needs are inlined as JSON.
+ */
+export function dashboardViewHtml(settings: ViewSettings): string {
+  const config = {
+    serviceName: settings.serviceName,
+    dashboardDomain: settings.dashboardDomain,
+  };
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(settings.serviceName)} dashboard</title>`,
+    `<style>${VIEW_CSS}</style>`,
+    '</head>',
+    '<body>',
+    '<main id="app">',
+    '<header class="head" id="head" hidden>',
+    '<div class="titles">',
+    '<h1 id="name"></h1>',
+    '<p class="meta" id="meta"></p>',
+    '<p class="url" id="url"></p>',
+    '</div>',
+    '<button type="button" id="open">Open dashboard</button>',
+    '</header>',
+    '<p class="status" id="status" role="status">Waiting for the dashboard…</p>',
+    '<div class="refusal" id="refusal" role="alert" hidden></div>',
+    '<section class="preview" id="preview" aria-label="Preview of the dashboard" hidden></section>',
+    '</main>',
+    `<script>var DASHPUB_VIEW_CONFIG = ${inlineJson(config)};</script>`,
+    `<script>${DASHBOARD_VIEW_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+  ].join('\n');
+}

@@ -1,0 +1,337 @@
+/**
+ * The view's script, hand-written and small: the extension's JSON-RPC over postMessage needs no SDK
+ * (the specification shows the same few lines). It runs under the extension's default CSP, so it never
+ * fetches anything: the page it previews comes through the host's `resources/read`.
+ *
+ * It is plain browser JavaScript kept in a string (String.raw, so regex escapes stay as written); it
+ * must not contain a backtick or a dollar-brace. test/e2e/mcp-app-view.test.ts drives it in Chromium
+ * through the extension's own host bridge.
+ */
+export const DASHBOARD_VIEW_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var CONFIG = window.DASHPUB_VIEW_CONFIG;
+  var PROTOCOL_VERSION = '2026-01-26';
+  var XLINK = 'http://www.w3.org/1999/xlink';
+  var el = function (id) { return document.getElementById(id); };
+  var host = { capabilities: {}, context: {} };
+  var state = { args: null, url: null, seq: 0 };
+  var pending = new Map();
+  var nextId = 1;
+
+  // ---- JSON-RPC over postMessage, with the host (or its sandbox proxy) as the only peer ----
+  function post(message) { window.parent.postMessage(message, '*'); }
+  function request(method, params) {
+    var id = nextId++;
+    return new Promise(function (resolve, reject) {
+      pending.set(id, { resolve: resolve, reject: reject });
+      post({ jsonrpc: '2.0', id: id, method: method, params: params });
+    });
+  }
+  function notify(method, params) { post({ jsonrpc: '2.0', method: method, params: params }); }
+
+  window.addEventListener('message', function (event) {
+    if (event.source !== window.parent) return;
+    var m = event.data;
+    if (!m || typeof m !== 'object' || m.jsonrpc !== '2.0') return;
+    if (typeof m.method === 'string') {
+      if (m.id !== undefined && m.id !== null) return answer(m);
+      return onNotification(m.method, m.params || {});
+    }
+    var waiting = pending.get(m.id);
+    if (!waiting) return;
+    pending.delete(m.id);
+    if (m.error) waiting.reject(new Error(m.error.message || 'The host refused the request.'));
+    else waiting.resolve(m.result || {});
+  });
+
+  function answer(m) {
+    if (m.method === 'ping' || m.method === 'ui/resource-teardown') return post({ jsonrpc: '2.0', id: m.id, result: {} });
+    post({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found: ' + m.method } });
+  }
+
+  function onNotification(method, params) {
+    if (method === 'ui/notifications/tool-input') showInput(params.arguments || {});
+    else if (method === 'ui/notifications/tool-result') showResult(params);
+    else if (method === 'ui/notifications/tool-cancelled') showStatus('The tool call was cancelled.');
+    else if (method === 'ui/notifications/host-context-changed') applyContext(params);
+  }
+
+  // ---- host context: theme and style variables ----
+  function applyContext(context) {
+    Object.assign(host.context, context);
+    var root = document.documentElement;
+    if (context.theme === 'dark' || context.theme === 'light') root.setAttribute('data-theme', context.theme);
+    var variables = context.styles && context.styles.variables;
+    if (variables) {
+      Object.keys(variables).forEach(function (name) {
+        if (name.indexOf('--') === 0 && typeof variables[name] === 'string') root.style.setProperty(name, variables[name]);
+      });
+    }
+    // styles.css.fonts is left out on purpose: its @font-face rules would fetch fonts the default CSP forbids.
+  }
+
+  // ---- what the view shows ----
+  function showStatus(text) { el('status').textContent = text; el('status').hidden = !text; }
+  function showRefusal(text) {
+    el('refusal').textContent = text;
+    el('refusal').hidden = false;
+    showStatus('');
+  }
+  function clear() {
+    el('refusal').hidden = true;
+    el('preview').hidden = true;
+    el('preview').textContent = '';
+  }
+
+  function textOf(result) {
+    return (result.content || []).filter(function (c) { return c && c.type === 'text'; }).map(function (c) { return c.text; }).join('\n');
+  }
+  function jsonBlock(text) {
+    var match = /(?:^|\n)BEGIN_JSON\n([\s\S]*)\nEND_JSON\s*$/.exec(text || '');
+    if (!match) return null;
+    try { return JSON.parse(match[1]); } catch (e) { return null; }
+  }
+  function short(id) { return String(id).slice(0, 8); }
+  function slugFromArgs(args) {
+    if (!args) return null;
+    if (typeof args.slug === 'string') return args.slug;
+    return typeof args.path === 'string' ? args.path.split('/')[0] : null;
+  }
+  function ownerFromUrl(url) {
+    try {
+      var hostName = new URL(url).host.toLowerCase();
+      var suffix = ('.' + CONFIG.dashboardDomain).toLowerCase();
+      if (hostName.length > suffix.length && hostName.slice(-suffix.length) === suffix) return hostName.slice(0, -suffix.length);
+    } catch (e) { /* not a URL: fall back to the arguments */ }
+    return state.args && typeof state.args.workspace === 'string' ? state.args.workspace : null;
+  }
+  function versionLabel(data, dashboard) {
+    var v = data.version;
+    if (v && v.version_id) return 'version #' + v.seq + ' (' + short(v.version_id) + (v.current ? ', current' : '') + ')';
+    var id = data.version_id || (dashboard && dashboard.current_version_id);
+    return id ? 'version ' + short(id) : null;
+  }
+
+  function showHeader(name, owner, version, visibility, url) {
+    el('head').hidden = false;
+    el('name').textContent = name;
+    el('meta').textContent = [owner ? 'by ' + owner : null, version, visibility].filter(Boolean).join(' \u00b7 ');
+    el('url').textContent = url || '';
+    el('open').disabled = !url;
+    state.url = url;
+  }
+
+  function showInput(args) {
+    state.args = args;
+    var slug = slugFromArgs(args);
+    if (el('head').hidden) showStatus(slug ? 'Loading \u201c' + slug + '\u201d\u2026' : 'Loading the dashboard\u2026');
+  }
+
+  function showResult(result) {
+    var seq = ++state.seq;
+    clear();
+    var text = textOf(result);
+    if (result.isError) {
+      el('head').hidden = true;
+      return showRefusal(text || 'The dashboard could not be shown.');
+    }
+    var data = result.structuredContent || jsonBlock(text);
+    if (!data) return showRefusal(text || 'The tool answered nothing to show.');
+    var d = data.dashboard || null;
+    var url = (d && d.url) || data.url || null;
+    var slug = (d && d.slug) || data.slug || slugFromArgs(state.args);
+    var owner = (d && d.owner) || ownerFromUrl(url);
+    showHeader(d ? d.name : slug, owner, versionLabel(data, d), d ? d.visibility : null, url);
+    if (!d && slug && !data.dry_run) fillName(slug, owner, data, seq);
+    if (data.dry_run) return showStatus(text.split('\n')[0]);
+    var v = data.version;
+    var body = data.body;
+    if (v && !v.current && body && body.encoding === 'utf8' && /\.html?$/i.test(body.filename)) {
+      renderPreview('text/html', body.content, url);
+      return showStatus('Preview of version #' + v.seq + ' (not the current one); its scripts do not run here.');
+    }
+    if (!owner || !slug) return showStatus('No preview: the answer does not say whose dashboard this is.');
+    readPage(owner, slug, url, seq);
+  }
+
+  /** get_dashboard_version does not answer the dashboard's name: ask get_dashboard through the host. */
+  function fillName(slug, owner, data, seq) {
+    if (!host.capabilities.serverTools) return;
+    var args = { slug: slug };
+    if (state.args && typeof state.args.workspace === 'string') args.workspace = state.args.workspace;
+    request('tools/call', { name: 'get_dashboard', arguments: args }).then(function (r) {
+      var got = r && !r.isError ? r.structuredContent || jsonBlock(textOf(r)) : null;
+      if (seq !== state.seq || !got || !got.dashboard) return;
+      var d = got.dashboard;
+      showHeader(d.name, d.owner || owner, versionLabel(data, d), d.visibility, d.url);
+    }, function () { /* the slug stays as the title: the name is a nicety, the preview does not depend on it */ });
+  }
+
+  function readPage(owner, slug, url, seq) {
+    if (!host.capabilities.serverResources) return showStatus('This host cannot read the page for a preview; open the dashboard instead.');
+    showStatus('Loading the preview\u2026');
+    request('resources/read', { uri: CONFIG.serviceName + '://' + owner + '/' + slug }).then(function (r) {
+      if (seq !== state.seq) return;
+      var c = r.contents && r.contents[0];
+      if (!c) return showStatus('The page is empty.');
+      renderPreview(c.mimeType || 'text/html', c.text, url, c.blob);
+      showStatus('Preview of the published page; its scripts do not run here.');
+    }, function (e) {
+      if (seq === state.seq) showRefusal('No preview: ' + e.message);
+    });
+  }
+
+  // ---- the preview: the page's markup parsed inertly, cleaned, shown in a shadow root ----
+  var DROP = 'script,iframe,frame,frameset,object,embed,applet,link,meta,base,portal';
+  var URL_ATTRS = ['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'background', 'data', 'lowsrc', 'dynsrc', 'xlink:href'];
+  var FETCHING = ['src', 'srcset', 'poster', 'background', 'data', 'lowsrc', 'dynsrc'];
+  var PAGE_BASE_CSS = ':host{all:initial;display:block}' +
+    '.dp-root{display:block;position:relative;contain:content;overflow:hidden;color-scheme:light;background:#fff;color:#000;' +
+    'font-family:serif;font-size:16px;line-height:normal}' +
+    '.dp-body{display:block;margin:8px}';
+
+  function renderPreview(mimeType, text, url, blob) {
+    var preview = el('preview');
+    preview.textContent = '';
+    var type = String(mimeType).split(';')[0].trim().toLowerCase();
+    if (typeof text === 'string' && (type === 'text/html' || type === 'application/xhtml+xml')) renderHtml(preview, text, url);
+    else if (typeof blob === 'string' && /^image\/(png|jpeg|gif|webp|avif)$/.test(type)) {
+      var img = document.createElement('img');
+      img.alt = 'The dashboard file';
+      img.src = 'data:' + type + ';base64,' + blob;
+      preview.appendChild(img);
+    } else if (typeof text === 'string') {
+      var pre = document.createElement('pre');
+      pre.textContent = text;
+      preview.appendChild(pre);
+    } else {
+      return showStatus('No preview for ' + type + ' files; open the dashboard instead.');
+    }
+    preview.hidden = false;
+  }
+
+  function renderHtml(preview, html, url) {
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    var css = [];
+    Array.prototype.forEach.call(doc.querySelectorAll('style'), function (s) { css.push(s.textContent || ''); s.remove(); });
+    Array.prototype.forEach.call(doc.querySelectorAll(DROP), function (node) { node.remove(); });
+    Array.prototype.forEach.call(doc.querySelectorAll('*'), cleanElement);
+    var holder = document.createElement('div');
+    preview.appendChild(holder);
+    var shadow = holder.attachShadow({ mode: 'open' });
+    var style = document.createElement('style');
+    style.textContent = PAGE_BASE_CSS + '\n' + css.map(safeCss).join('\n');
+    shadow.appendChild(style);
+    if (style.sheet) rewriteSelectors(style.sheet.cssRules);
+    var root = document.createElement('div');
+    var body = document.createElement('div');
+    copyAttributes(doc.documentElement, root, 'dp-root');
+    copyAttributes(doc.body, body, 'dp-body');
+    while (doc.body.firstChild) body.appendChild(document.adoptNode(doc.body.firstChild));
+    root.appendChild(body);
+    shadow.appendChild(root);
+    shadow.addEventListener('click', function (event) { followLink(event, shadow, url); });
+    // A middle click would open a tab behind the host's back where the sandbox allows popups.
+    shadow.addEventListener('auxclick', function (event) { if (linkIn(event)) event.preventDefault(); });
+    shadow.addEventListener('submit', function (event) { event.preventDefault(); });
+  }
+
+  function cleanElement(node) {
+    Array.prototype.slice.call(node.attributes).forEach(function (attr) {
+      var name = attr.name.toLowerCase();
+      var value = attr.value.trim();
+      if (name.indexOf('on') === 0 || name === 'ping') return node.removeAttribute(attr.name);
+      if (name === 'style') return node.setAttribute('style', safeCss(attr.value));
+      if (URL_ATTRS.indexOf(name) < 0) return;
+      if (/^(javascript|vbscript):/i.test(value)) return node.removeAttribute(attr.name);
+      // Anything the browser would fetch stays out: the CSP forbids it, and a preview has no network.
+      var fetches = FETCHING.indexOf(name) >= 0 || ((name === 'href' || name === 'xlink:href') && /^(image|use|feimage)$/i.test(node.localName));
+      if (fetches && !/^(data:|#)/i.test(value)) node.removeAttribute(attr.name);
+    });
+  }
+
+  function safeCss(text) {
+    return String(text)
+      .replace(/@import[^;]*;?/gi, '')
+      .replace(/url\(\s*(['"]?)\s*(?!data:|#)[^)]*\)/gi, 'none');
+  }
+
+  /** The page's html, :root and body rules apply to the two wrappers that stand for them. */
+  function mapSelector(selector) {
+    return selector
+      .replace(/:root\b/gi, '.dp-root')
+      .replace(/(^|[\s>+~,(])html(?=$|[\s>+~,.:#\[)])/gi, '$1.dp-root')
+      .replace(/(^|[\s>+~,(])body(?=$|[\s>+~,.:#\[)])/gi, '$1.dp-body');
+  }
+  function rewriteSelectors(rules) {
+    Array.prototype.forEach.call(rules, function (rule) {
+      if (typeof rule.selectorText === 'string') rule.selectorText = mapSelector(rule.selectorText);
+      if (rule.cssRules) rewriteSelectors(rule.cssRules);
+    });
+  }
+
+  function copyAttributes(from, to, className) {
+    to.className = className;
+    if (!from) return;
+    ['lang', 'dir', 'style', 'id'].forEach(function (name) { if (from.hasAttribute(name)) to.setAttribute(name, from.getAttribute(name)); });
+    if (from.getAttribute('class')) to.className = className + ' ' + from.getAttribute('class');
+  }
+
+  /** Links in the preview never navigate the view: http(s) and mailto ones go to the host's ui/open-link. */
+  function linkIn(event) {
+    var path = event.composedPath();
+    for (var i = 0; i < path.length; i++) {
+      var n = path[i];
+      if (n && n.localName && /^(a|area)$/i.test(n.localName) && (n.hasAttribute('href') || n.hasAttributeNS(XLINK, 'href'))) return n;
+    }
+    return null;
+  }
+  function followLink(event, shadow, base) {
+    var link = linkIn(event);
+    if (!link) return;
+    event.preventDefault();
+    var href = link.getAttribute('href') || link.getAttributeNS(XLINK, 'href') || '';
+    if (href.charAt(0) === '#') {
+      var target = href.length > 1 ? shadow.getElementById(decodeURIComponent(href.slice(1))) : null;
+      if (target) target.scrollIntoView();
+      return;
+    }
+    var resolved;
+    try { resolved = new URL(href, base || undefined); } catch (e) { return; }
+    if (/^(https?|mailto):$/.test(resolved.protocol)) openLink(resolved.href);
+  }
+
+  function openLink(url) {
+    if (!url) return;
+    request('ui/open-link', { url: url }).then(function (r) {
+      if (r && r.isError) showStatus('The host did not open ' + url + '.');
+    }, function (e) { showStatus('The host did not open ' + url + ': ' + e.message); });
+  }
+  el('open').addEventListener('click', function () { openLink(state.url); });
+
+  // ---- size reports and the handshake ----
+  var lastHeight = 0;
+  function reportSize() {
+    var height = Math.ceil(el('app').getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    notify('ui/notifications/size-changed', { height: height });
+  }
+
+  if (window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches) document.documentElement.setAttribute('data-theme', 'dark');
+  request('ui/initialize', {
+    appInfo: { name: CONFIG.serviceName + ' dashboard view', version: '1.0.0' },
+    appCapabilities: { availableDisplayModes: ['inline'] },
+    protocolVersion: PROTOCOL_VERSION,
+  }).then(function (result) {
+    host.capabilities = result.hostCapabilities || {};
+    applyContext(result.hostContext || {});
+    notify('ui/notifications/initialized', {});
+    if (window.ResizeObserver) new ResizeObserver(reportSize).observe(el('app'));
+    reportSize();
+  }, function (e) {
+    showRefusal('The host did not start the view: ' + e.message);
+  });
+})();
+`;

@@ -1,0 +1,307 @@
+import { expect } from 'chai';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
+import { startServer, type RunningServer } from '../../shells/koa/server.js';
+import { DASHBOARD_VIEW_TOOLS, MCP_APP_MIME_TYPE } from '../../shells/koa/mcp/ui/dashboard-view.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { request } from '../support/http.js';
+import { installMcpAppHarness, type McpAppHarness } from '../support/mcp-app-host.js';
+import { freePort } from '../support/server.js';
+import { testSettings } from '../support/settings.js';
+import { mintAccessToken } from '../support/tokens.js';
+
+const CHROMIUM_ARGS = [
+  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const VIEW_URI = 'ui://service/dashboard.html';
+
+const SALES_SPEC = {
+  title: 'Sales preview',
+  data: {
+    revenue: ['2025-01-01', '2025-02-01', '2025-03-01', '2025-04-01', '2025-05-01', '2025-06-01'].map((month, i) => ({ month, revenue: 40_000 + i * 2_500 })),
+    channels: [
+      { channel: 'Search', share: 44 },
+      { channel: 'Direct', share: 31 },
+      { channel: 'Email', share: 25 },
+    ],
+    totals: [{ revenue: 1_234_567 }],
+  },
+  panels: [
+    { id: 'total', type: 'stat', title: 'Revenue', query: 'totals', value: 'revenue' },
+    { id: 'trend', type: 'line', title: 'Revenue by month', query: 'revenue', x: 'month', y: 'revenue', width: 8 },
+    { id: 'channels', type: 'pie', title: 'Channels', query: 'channels', x: 'channel', y: 'share', width: 4 },
+  ],
+};
+
+/** A private static page that tries everything a preview must not do: scripts, handlers, fetches. */
+const DIARY_PAGE = `<!doctype html><html><head><title>Diary</title>
+<style>body{background:#fffbe6}.note{color:#7a4b00}@import url("https://fonts.example.com/x.css");</style>
+<link rel="stylesheet" href="https://fonts.example.com/x.css"></head>
+<body><h1>Field diary</h1><p class="note" id="diary-text">Three entries, all private.</p>
+<img id="pixel" src="https://tracker.example.com/pixel.gif" alt="pixel" onerror="parent.postMessage({jsonrpc:'2.0',id:998,method:'ui/open-link',params:{url:'https://evil.example.com/onerror'}},'*')">
+<p><a id="relative" href="diary/data.json" target="_blank">data</a> <a id="js" href="javascript:parent.postMessage(1,'*')">js</a></p>
+<form action="https://evil.example.com/post" method="post"><button id="send">Send</button></form>
+<script>parent.postMessage({jsonrpc:'2.0',id:999,method:'ui/open-link',params:{url:'https://evil.example.com/script'}},'*');</script>
+</body></html>`;
+
+describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps AppBridge', function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let server: RunningServer;
+  let browser: Browser;
+  let port: number;
+  let token: string;
+  let apiOrigin: string;
+  let dashboardOrigin: string;
+
+  const rpc = async (method: string, params?: unknown) => {
+    const res = await request({
+      url: `http://127.0.0.1:${port}/mcp`,
+      host: `localhost:${port}`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method, params },
+    });
+    return res.json();
+  };
+
+  before(async () => {
+    database = await createTestDatabase();
+    port = await freePort();
+    apiOrigin = `http://localhost:${port}`;
+    dashboardOrigin = `http://vera.dash.localhost:${port}`;
+    server = await startServer(
+      testSettings({
+        port,
+        baseUrl: apiOrigin,
+        appUrl: `http://app.localhost:${port}`,
+        dashboardDomain: `dash.localhost:${port}`,
+        databaseUrl: database.url,
+      }),
+    );
+    const vera = await server.app.container.get(AdminAccounts).addUser({ handle: 'vera', email: 'vera@example.com' });
+    token = (await mintAccessToken(server.app.container, { userId: vera.id })).access_token;
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await database?.drop();
+  });
+
+  describe('over MCP (what every client sees)', () => {
+    it('declares the view on exactly the four one-dashboard tools, under both keys', async () => {
+      const { result } = await rpc('tools/list');
+      const declaring = result.tools.filter((t: any) => t._meta !== undefined);
+      expect(declaring.map((t: any) => t.name).sort()).to.deep.equal([...DASHBOARD_VIEW_TOOLS].sort());
+      for (const tool of declaring) expect(tool._meta).to.deep.equal({ ui: { resourceUri: VIEW_URI }, 'ui/resourceUri': VIEW_URI });
+    });
+
+    it('serves the view through resources/read as one self-contained mcp-app document', async () => {
+      const { result } = await rpc('resources/read', { uri: VIEW_URI });
+      expect(result.contents).to.have.length(1);
+      const [view] = result.contents;
+      expect(view).to.have.keys('uri', 'mimeType', 'text', '_meta');
+      expect(view.uri).to.equal(VIEW_URI);
+      expect(view.mimeType).to.equal(MCP_APP_MIME_TYPE);
+      expect(view._meta).to.deep.equal({ ui: { prefersBorder: true } });
+      expect(view.text).to.match(/^<!doctype html>/);
+      // Nothing external and nothing that reaches the network on its own.
+      expect(view.text).to.not.match(/<style>[^<]*(@import|url\()/);
+      for (const forbidden of [' src=', '<link', 'url(', 'fetch(', 'XMLHttpRequest', 'WebSocket', 'EventSource', '<iframe']) {
+        expect(view.text, forbidden).to.not.include(forbidden);
+      }
+    });
+
+    it('keeps initialize, resources/list and resources/templates/list as they were', async () => {
+      const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      expect(init.result.capabilities).to.deep.equal({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } });
+      const templates = await rpc('resources/templates/list');
+      expect(templates.result.resourceTemplates.map((t: any) => t.uriTemplate)).to.deep.equal(['service://{handle}/{slug}']);
+      const list = await rpc('resources/list');
+      expect(list.result.resources.map((r: any) => r.uri)).to.not.include(VIEW_URI);
+      expect((await rpc('resources/read', { uri: 'ui://service/other.html' })).error.code).to.equal(-32602);
+    });
+  });
+
+  describe('in the browser', () => {
+    let context: BrowserContext;
+    let page: Page;
+    let harness: McpAppHarness;
+    const navigations: string[] = [];
+
+    beforeEach(async () => {
+      context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+      page = await context.newPage();
+      navigations.length = 0;
+      page.on('framenavigated', (frame) => navigations.push(frame.url()));
+      harness = await installMcpAppHarness(page, apiOrigin, `http://sandbox.localhost:${port}`);
+    });
+
+    afterEach(async () => {
+      await context?.close();
+    });
+
+    /** Nothing left the view: no CSP violation, no popup, no navigation, no request the host did not make. */
+    const expectContained = () => {
+      expect(harness.violations).to.deep.equal([]);
+      expect(harness.popups).to.deep.equal([]);
+      for (const url of navigations) expect([harness.hostUrl, harness.sandboxUrl, 'about:srcdoc', 'about:blank'], url).to.include(url);
+      for (const url of harness.requests) {
+        const expected = url.startsWith(`${apiOrigin}/__harness/`) || url === `${apiOrigin}/mcp` || url === harness.sandboxUrl;
+        expect(expected, url).to.equal(true);
+      }
+    };
+
+    const showTool = async (name: string, args: Record<string, unknown>, theme: 'light' | 'dark' = 'light') => {
+      const shown = await harness.runTool(token, name, args, theme);
+      const view = await harness.viewFrame();
+      return { ...shown, view };
+    };
+
+    const waitForText = (view: Frame, selector: string, text: string) =>
+      view.waitForFunction(([s, t]) => ((globalThis as any).document.querySelector(s)?.textContent ?? '').includes(t), [selector, text] as const);
+
+    it('initialises, then shows a published spec dashboard: name, owner, version and its SVG charts', async () => {
+      const { result, view, uri, mimeType, meta } = await showTool('publish_dashboard', { path: 'sales', spec: SALES_SPEC, name: 'Sales' });
+      expect([uri, mimeType, meta]).to.deep.equal([VIEW_URI, MCP_APP_MIME_TYPE, { ui: { prefersBorder: true } }]);
+      expect(result.isError).to.equal(undefined);
+      const versionId: string = result.structuredContent.version_id;
+      await waitForText(view, '#status', 'Preview of the published page');
+      expect(await view.locator('#name').textContent()).to.equal('Sales');
+      expect(await view.locator('#meta').textContent()).to.equal(`by vera · version ${versionId.slice(0, 8)} · public`);
+      expect(await view.locator('#url').textContent()).to.equal(`${dashboardOrigin}/sales`);
+      // The rendered page itself, from resources/read through the bridge: its title, stat and chart SVGs.
+      expect(await view.locator('#preview h1').textContent()).to.equal('Sales preview');
+      expect(await view.locator('#preview .stat-value').textContent()).to.equal('1.2M');
+      expect(await view.locator('#preview svg').count()).to.be.greaterThanOrEqual(2);
+      expect(await view.locator('#preview svg path').count()).to.be.greaterThan(0);
+
+      const recorded = await harness.recorded();
+      expect(recorded.initialized).to.equal(1);
+      expect(recorded.sizes.length).to.be.greaterThan(0);
+      const height = await view.evaluate(() => Math.ceil((globalThis as any).document.getElementById('app').getBoundingClientRect().height));
+      expect(recorded.sizes.at(-1)).to.equal(height);
+      expect(height).to.be.greaterThan(300);
+      expectContained();
+    });
+
+    it('opens the canonical URL and links in the preview only through ui/open-link', async () => {
+      const { view } = await showTool('get_dashboard', { slug: 'sales' });
+      await waitForText(view, '#status', 'Preview of the published page');
+      await view.locator('#open').click();
+      await view.locator('#preview a', { hasText: 'Data (JSON)' }).click();
+      await page.waitForFunction(() => (globalThis as any).harness.openedLinks.length === 2);
+      expect((await harness.recorded()).openedLinks).to.deep.equal([`${dashboardOrigin}/sales`, `${dashboardOrigin}/sales/data.json`]);
+      await page.waitForTimeout(300);
+      expect(page.url()).to.equal(harness.hostUrl);
+      expectContained();
+    });
+
+    it('previews a private static page without a cookie, and none of its scripts, handlers or fetches run', async () => {
+      const published = await harness.runTool(token, 'publish_dashboard', { path: 'diary', body: DIARY_PAGE, name: 'Diary', visibility: 'private' });
+      expect(published.result.isError).to.equal(undefined);
+      const { view } = await showTool('get_dashboard', { slug: 'diary' });
+      await waitForText(view, '#status', 'Preview of the published page');
+      expect(await view.locator('#meta').textContent()).to.match(/^by vera · version [0-9a-f]{8} · private$/);
+      expect(await view.locator('#preview #diary-text').textContent()).to.equal('Three entries, all private.');
+      // Its stylesheet applies inside the preview, its body rule to the body's stand-in.
+      expect(await view.locator('#preview #diary-text').evaluate((n) => (globalThis as any).getComputedStyle(n).color)).to.equal('rgb(122, 75, 0)');
+      expect(await view.locator('#preview .dp-body').evaluate((n) => (globalThis as any).getComputedStyle(n).backgroundColor)).to.equal('rgb(255, 251, 230)');
+      expect(await view.locator('#preview script').count()).to.equal(0);
+      expect(await view.locator('#preview link').count()).to.equal(0);
+      expect(await view.locator('#preview #pixel').getAttribute('src')).to.equal(null);
+      expect(await view.locator('#preview #pixel').getAttribute('onerror')).to.equal(null);
+
+      await view.locator('#preview #js').click();
+      await view.locator('#preview #send').click();
+      await view.locator('#preview #relative').click({ button: 'middle' });
+      await view.locator('#preview #relative').click();
+      await page.waitForFunction(() => (globalThis as any).harness.openedLinks.length === 1);
+      await page.waitForTimeout(300);
+      // The page's script and onerror handler would have asked for evil.example.com; the javascript: link does nothing.
+      expect((await harness.recorded()).openedLinks).to.deep.equal([`${dashboardOrigin}/diary/data.json`]);
+      expectContained();
+    });
+
+    it('shows an earlier version from get_dashboard_version, with the name asked of get_dashboard, and a restore', async () => {
+      const first = (await harness.runTool(token, 'publish_dashboard', { path: 'notes', body: '<p id="v">first words</p>', name: 'Notes' })).result;
+      await harness.runTool(token, 'publish_dashboard', { path: 'notes', body: '<p id="v">second words</p>' });
+      const firstId: string = first.structuredContent.version_id;
+
+      const { view } = await showTool('get_dashboard_version', { slug: 'notes', version_id: firstId });
+      await waitForText(view, '#status', 'Preview of version #');
+      expect(await view.locator('#preview #v').textContent()).to.equal('first words');
+      await waitForText(view, '#name', 'Notes');
+      expect(await view.locator('#meta').textContent()).to.match(new RegExp(`^by vera · version #\\d+ \\(${firstId.slice(0, 8)}\\) · public$`));
+
+      const restored = await showTool('restore_dashboard_version', { slug: 'notes', version_id: firstId });
+      await waitForText(restored.view, '#status', 'Preview of the published page');
+      expect(await restored.view.locator('#preview #v').textContent()).to.equal('first words');
+      const newId: string = JSON.parse(restored.result.content[0].text.split('BEGIN_JSON\n')[1].split('\nEND_JSON')[0]).version_id;
+      expect(await restored.view.locator('#meta').textContent()).to.equal(`by vera · version ${newId.slice(0, 8)} · public`);
+      expectContained();
+    });
+
+    it('shows the refusal text of a refused call', async () => {
+      const { result, view } = await showTool('get_dashboard', { slug: 'no-such-dashboard' });
+      expect(result.isError).to.equal(true);
+      await view.waitForSelector('#refusal:not([hidden])');
+      expect(await view.locator('#refusal').textContent()).to.equal(result.content[0].text);
+      expect(await view.locator('#head').isHidden()).to.equal(true);
+      expect(await view.locator('#preview').isHidden()).to.equal(true);
+      expectContained();
+    });
+
+    it('fits a phone in dark mode and follows a theme change', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.evaluate(() => (globalThis as any).document.body.classList.add('dark'));
+      const { view } = await showTool('get_dashboard', { slug: 'sales' }, 'dark');
+      await waitForText(view, '#status', 'Preview of the published page');
+      expect(await view.evaluate(() => (globalThis as any).document.documentElement.getAttribute('data-theme'))).to.equal('dark');
+      expect(await view.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor)).to.equal('rgb(21, 24, 30)');
+      // No horizontal scrolling at phone width; the button spans the width.
+      const widths = await view.evaluate(() => {
+        const d = (globalThis as any).document;
+        return { scroll: d.documentElement.scrollWidth, client: d.documentElement.clientWidth, button: d.getElementById('open').getBoundingClientRect().width };
+      });
+      expect(widths.scroll).to.be.at.most(widths.client);
+      expect(widths.button).to.be.greaterThan(widths.client - 40);
+      await page.waitForTimeout(200);
+      const png = await page.screenshot({ fullPage: false });
+      if (process.env.MCP_APP_SCREENSHOT) (await import('node:fs')).writeFileSync(process.env.MCP_APP_SCREENSHOT, png);
+
+      await harness.setTheme('light');
+      await view.waitForFunction(() => (globalThis as any).document.documentElement.getAttribute('data-theme') === 'light');
+      expect(await view.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor)).to.equal('rgb(255, 255, 255)');
+      expectContained();
+    });
+
+    it('would notice a CSP violation: the listener and the report-uri both see one made on purpose', async () => {
+      const { view } = await showTool('get_dashboard', { slug: 'sales' });
+      await waitForText(view, '#status', 'Preview of the published page');
+      expect(harness.violations).to.deep.equal([]);
+      await view.evaluate(() => {
+        const d = (globalThis as any).document;
+        const img = d.createElement('img');
+        img.src = 'http://localhost:9/blocked.png';
+        d.body.appendChild(img);
+      });
+      await page.waitForFunction(() => true);
+      for (let i = 0; i < 100 && (harness.violations.length === 0 || harness.reports.length === 0); i++) await page.waitForTimeout(50);
+      expect(harness.violations.map((v) => [v.directive, v.blocked])).to.deep.equal([['img-src', 'http://localhost:9/blocked.png']]);
+      // Every report the CSP sent during this whole test is this one.
+      expect(harness.reports).to.have.length(1);
+      expect(harness.reports[0]).to.include('blocked.png');
+    });
+  });
+});
