@@ -1,10 +1,10 @@
 import type { Settings } from '../application/ports/settings.js';
 import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
+import { checkNumber } from './numeric-settings.js';
 
 /** Reads DESIGN §6 settings from the environment; every default is the local one. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const port = Number(env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got "${env.PORT}")`);
+  const port = checkNumber('port', Number(env.PORT ?? 8787), env.PORT);
   const flag = (value: string | undefined, fallback: boolean) =>
     value === undefined ? fallback : !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
   const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -58,9 +58,5 @@ function proxyHops(value: string | undefined): number {
   const text = value?.trim().toLowerCase() ?? '';
   if (text === '' || ['0', 'false', 'no', 'off'].includes(text)) return 0;
   if (['true', 'yes', 'on'].includes(text)) return 1;
-  const hops = Number(text);
-  if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
-    throw new Error(`TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10 (got "${value}")`);
-  }
-  return hops;
+  return checkNumber('trustProxyHops', Number(text), value);
 }
