@@ -7,7 +7,7 @@ import { TypeormAccountStore } from '../../adapters/typeorm/typeorm-account-stor
 import { TypeormOAuthStore } from '../../adapters/typeorm/typeorm-oauth-store.js';
 import type { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { describeOAuthStoreContract, type OAuthStoreFixture } from './oauth-store-contract.js';
+import { describeOAuthStoreContract, type OAuthStoreFixture } from './oauth-store.contract.js';
 
 const name = () => `u${randomBytes(5).toString('hex')}`;
 
