@@ -7,6 +7,7 @@ import { WebSessionService } from '../../application/auth/web-session-service.js
 import { WebSessions } from '../../application/ports/web-sessions.js';
 import { SIGN_IN_ATTEMPTS, WEB_SESSION_SECONDS } from '../../domain/oauth.js';
 import { makeAuthKit, TEST_SCRYPT_COST, type AuthKit } from '../support/oauth-kit.js';
+import { aWorkspace } from '../support/mothers.js';
 
 
 describe('web accounts: sign-up, sign-in, sessions', () => {
@@ -81,7 +82,7 @@ describe('web accounts: sign-up, sign-in, sessions', () => {
 
   it('shows the account with its workspaces', async () => {
     const { user } = await accounts().signUp({ handle: 'alice', email: 'alice@example.com', password: 'correct horse battery', clientIp: '1.1.1.1' });
-    const team = await kit.accounts.createWorkspace({ slug: 'team', name: 'The Team' });
+    const team = await aWorkspace(kit.accounts, { slug: 'team', name: 'The Team' });
     await kit.accounts.addMember(team.id, user.id, 'admin');
     const overview = await accounts().overview(user.id);
     expect(overview!.user.handle).to.equal('alice');

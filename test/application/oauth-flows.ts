@@ -10,6 +10,7 @@ import { ACCESS_TOKEN_MAX_SECONDS, AUTHORIZATION_REQUEST_TTL_SECONDS, GRANT_SESS
 import { pkcePair, type AuthKit } from '../support/oauth-kit.js';
 import { refusal } from '../support/refusal.js';
 import { approve, mintAccessToken, redeem, startAuthorization, TEST_REDIRECT_URI } from '../support/tokens.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 const oauthRefusal = (promise: Promise<unknown>) => refusal(promise, OAuthError);
 
@@ -53,7 +54,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
 
     beforeEach(async () => {
       kit = await makeKit();
-      userId = (await kit.accounts.createUser({ handle: 'alice', email: 'alice@example.com', passwordHash: null, plan: 'free' })).id;
+      userId = (await aUser(kit.accounts, { handle: 'alice' })).id;
     });
 
     async function authorizeParams(overrides: Record<string, string | undefined> = {}) {
@@ -157,7 +158,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
       it('a failure before the request is consumed leaves it retryable, with nothing half-made', async () => {
         let store!: OAuthStore & { failures: number };
         kit = await makeKit((inner) => (store = failingOnce(inner, 'insertCode')));
-        userId = (await kit.accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' })).id;
+        userId = (await aUser(kit.accounts, { handle: 'bob' })).id;
         const started = await startAuthorization(kit.container);
         let failed: unknown;
         await approve(kit.container, started, userId).catch((error) => (failed = error));
@@ -174,7 +175,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
       it('a failure at the consume itself also rolls back', async () => {
         let store!: OAuthStore & { failures: number };
         kit = await makeKit((inner) => (store = failingOnce(inner, 'deleteAuthorizationRequest')));
-        userId = (await kit.accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' })).id;
+        userId = (await aUser(kit.accounts, { handle: 'bob' })).id;
         const started = await startAuthorization(kit.container);
         await approve(kit.container, started, userId).catch(() => undefined);
         expect(store.failures).to.equal(1);
@@ -183,8 +184,8 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
       });
 
       it('locks the grant to a workspace the user belongs to, and refuses one they do not', async () => {
-        const team = await kit.accounts.createWorkspace({ slug: 'team', name: 'The Team' });
-        const other = await kit.accounts.createWorkspace({ slug: 'other', name: 'Other' });
+        const team = await aWorkspace(kit.accounts, { slug: 'team', name: 'The Team' });
+        const other = await aWorkspace(kit.accounts, { slug: 'other', name: 'Other' });
         await kit.accounts.addMember(team.id, userId, 'member');
         const view = await kit.container.get(Consent).describe((await startAuthorization(kit.container)).requestHandle, userId);
         expect(view.user!.targets.map((t) => [t.kind, t.label, t.name])).to.deep.equal([
@@ -356,7 +357,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
 
       it('lists one user\'s grants, and refuses an unknown user', async () => {
         await mintAccessToken(kit.container, { userId });
-        const other = await kit.accounts.createUser({ handle: 'olga', email: 'olga@example.com', passwordHash: null, plan: 'free' });
+        const other = await aUser(kit.accounts, { handle: 'olga' });
         await mintAccessToken(kit.container, { userId: other.id, clientName: 'Other client' });
         expect((await kit.container.get(Grants).list()).map((g) => g.user).sort()).to.deep.equal(['alice', 'olga']);
         expect((await kit.container.get(Grants).list({ handle: 'olga' })).map((g) => g.clientName)).to.deep.equal(['Other client']);
@@ -371,7 +372,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
 
       it('a user can revoke their own grants and no one else\'s', async () => {
         const minted = await mintAccessToken(kit.container, { userId });
-        const mallory = await kit.accounts.createUser({ handle: 'mallory', email: 'm@example.com', passwordHash: null, plan: 'free' });
+        const mallory = await aUser(kit.accounts, { handle: 'mallory', email: 'm@example.com' });
         expect((await refusal(kit.container.get(Grants).revokeOwn(mallory.id, minted.grantId))).code).to.equal('not_found');
         expect((await kit.container.get(Grants).revokeOwn(userId, minted.grantId)).revokedReason).to.equal('revoked by the user');
       });

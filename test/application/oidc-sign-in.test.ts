@@ -10,6 +10,7 @@ import type { Settings } from '../../application/ports/settings.js';
 import { DomainError } from '../../domain/errors.js';
 import { UPSTREAM_ATTEMPT_SECONDS } from '../../domain/upstream-sign-in.js';
 import { makeAuthKit, type AuthKit } from '../support/oauth-kit.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 const ISSUER = 'https://idp.example.com';
 
@@ -174,7 +175,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
         'Sign-up is closed on this service, and no account is linked to this Acme SSO sign-in. Ask its operator for an account.',
       ]);
       expect(await kit.accounts.listUsers()).to.deep.equal([]);
-      const operatorMade = await kit.accounts.createUser({ handle: 'opmade', email: 'new@example.com', passwordHash: null, plan: 'pro' });
+      const operatorMade = await aUser(kit.accounts, { handle: 'opmade', email: 'new@example.com', plan: 'pro' });
       expect((await roundTrip({ subject: 'sub-new', email: 'new@example.com', emailVerified: true })).user.id).to.equal(operatorMade.id);
     });
 
@@ -205,7 +206,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
 
     it('take a numeric suffix when the name is taken by a user or a workspace, or reserved', async () => {
       await passwordUser('ada', 'ada@example.com');
-      await kit.accounts.createWorkspace({ slug: 'ada-2', name: 'Ada Two' });
+      await aWorkspace(kit.accounts, { slug: 'ada-2', name: 'Ada Two' });
       expect(await handleFor({ preferredUsername: 'ada' })).to.equal('ada-3');
       expect(await handleFor({ preferredUsername: 'ADA' })).to.equal('ada-4');
       expect(await handleFor({ preferredUsername: 'admin' })).to.equal('admin-2');
