@@ -24,6 +24,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     allowPrivateWarehouses: flag(env.ALLOW_PRIVATE_WAREHOUSES, false),
     ...oidcSettings(env),
     trustProxyHops: proxyHops(env.TRUST_PROXY),
+    refreshBudgetPerHour: refreshBudget(env.REFRESH_BUDGET_PER_HOUR),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }
@@ -51,6 +52,11 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
     throw new Error(`OIDC_ISSUER must use https (http only on a loopback address) (got "${issuer}")`);
   }
   return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
+}
+
+/** REFRESH_BUDGET_PER_HOUR: manual refreshes each owner may start per hour; 60 when unset or empty. */
+function refreshBudget(value: string | undefined): number {
+  return checkNumber('refreshBudgetPerHour', value === undefined || value === '' ? 60 : Number(value), value);
 }
 
 /** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */

@@ -80,6 +80,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   const container = new Container({ defaultScope: 'Singleton', autobind: true });
   const closers: Array<() => Promise<void>> = [];
   let migrationsApplied: string[] = [];
+  let databaseUrl: string | null = null;
   container.bind<SettingsPort>(Settings).toConstantValue(settings);
   container.bind<Clock>(Clock).toConstantValue(options.clock ?? systemClock);
 
@@ -92,6 +93,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
       ? { url: settings.databaseUrl, stop: async () => {} }
       : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server' });
     closers.push(() => database.stop());
+    databaseUrl = database.url;
     const dataSource = await openDataSource(database.url, { migrate: false });
     closers.push(() => dataSource.destroy());
     migrationsApplied = await migrate(dataSource, { exclusive: settings.databaseUrl !== null });
@@ -159,7 +161,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   }
 
   // --- refresh and connections ---
-  await bindRefreshAndConnections(container, settings, options, closers);
+  await bindRefreshAndConnections(container, settings, databaseUrl, options, closers);
 
   return {
     container,

@@ -2,6 +2,7 @@ import { IsInt, Max, Min, validateSync } from 'class-validator';
 
 const PORT = 'PORT must be a port number';
 const TRUST_PROXY = 'TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10';
+const REFRESH_BUDGET = 'REFRESH_BUDGET_PER_HOUR must be a positive integer';
 
 /**
  * The ranges of the numeric settings, declared once. Each field's message is the operator-facing refusal;
@@ -17,6 +18,10 @@ export class NumericSettings {
   @Min(0, { message: TRUST_PROXY })
   @Max(10, { message: TRUST_PROXY })
   trustProxyHops = 0;
+
+  @IsInt({ message: REFRESH_BUDGET })
+  @Min(1, { message: REFRESH_BUDGET })
+  refreshBudgetPerHour = 1;
 }
 
 type Numbers = { [K in keyof NumericSettings]: NumericSettings[K] };

@@ -17,7 +17,7 @@ import { SelfMetricsService } from '../application/connections/self-metrics.js';
 import { SpecPublisherService } from '../application/refresh/spec-publisher-service.js';
 import { RefreshDashboard } from '../application/refresh/refresh-dashboard.js';
 import { RefreshScheduler } from '../application/refresh/refresh-scheduler.js';
-import { RefreshOptions, refreshOptionsFromEnv } from '../application/refresh/refresh-options.js';
+import { RefreshOptions } from '../application/refresh/refresh-options.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { MemoryConnectionStore } from '../adapters/memory/memory-connection-store.js';
 import { MemoryRefreshStateStore } from '../adapters/memory/memory-refresh-state-store.js';
@@ -44,14 +44,19 @@ export interface RefreshBuildOptions {
 export async function bindRefreshAndConnections(
   container: Container,
   settings: Settings,
+  /** The URL the service's data source opened (DATABASE_URL or the embedded database's); null in memory. */
+  databaseUrl: string | null,
   options: RefreshBuildOptions,
   closers: Array<() => Promise<void>>,
 ): Promise<void> {
-  if (!container.isBound(SqlValidator)) container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
-  if (!container.isBound(PageRenderer)) container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
-  container.bind<RefreshOptions>(RefreshOptions).toConstantValue(refreshOptionsFromEnv());
+  container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
+  container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
+  container.bind<RefreshOptions>(RefreshOptions).toConstantValue({ budgetPerHour: settings.refreshBudgetPerHour });
   const validator = container.get<SqlValidator>(SqlValidator);
-  const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase: serviceDatabase(container, settings, options) });
+  // No warehouse URL may name the database the service stores everything in (any database name on the
+  // embedded server, which is the service's alone).
+  const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl, anyDatabaseName: settings.databaseUrl === null } : null;
+  const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase });
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
   container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));
   const sandbox = new PgliteMetricsSandbox(validator);
@@ -61,7 +66,7 @@ export async function bindRefreshAndConnections(
   container.bind<SpecPublisher>(SpecPublisher).to(SpecPublisherService);
 
   const workers = options.refreshWorkers ?? options.role === 'server';
-  if (options.storage === 'memory') {
+  if (!databaseUrl) {
     container.bind<ConnectionStore>(ConnectionStore).toConstantValue(new MemoryConnectionStore());
     container.bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new MemoryRefreshStateStore());
     const queue = new MemoryRefreshQueue();
@@ -81,9 +86,7 @@ export async function bindRefreshAndConnections(
   container.bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
   container.bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));
   container.bind<FileSweeper>(FileSweeper).toConstantValue(new TypeormFileSweeper(dataSource));
-  const url = (dataSource.options as { url?: string }).url;
-  if (!url) throw new Error('the refresh queue needs the database URL');
-  const queue = new PgBossRefreshQueue(url, { worker: workers });
+  const queue = new PgBossRefreshQueue(databaseUrl, { worker: workers });
   closers.push(() => queue.close());
   container.bind<RefreshQueue>(RefreshQueue).toConstantValue(queue);
   container.bind(PgBossRefreshQueue).toConstantValue(queue);
@@ -99,13 +102,3 @@ export async function bindRefreshAndConnections(
   }
 }
 
-/**
- * The database this container stores everything in, which no warehouse URL may name: DATABASE_URL, or
- * the embedded database's loopback URL (the one the data source actually opened, attached or started).
- */
-function serviceDatabase(container: Container, settings: Settings, options: RefreshBuildOptions): ServiceDatabase | null {
-  if (options.storage === 'memory') return null;
-  const url = (container.get(DataSource).options as { url?: string }).url;
-  if (!url) throw new Error('the warehouse address policy needs the service database URL');
-  return { url, anyDatabaseName: settings.databaseUrl === null };
-}

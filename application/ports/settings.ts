@@ -30,5 +30,7 @@ export interface Settings {
    * header is ignored and the client address is the socket's, since anyone can send the header.
    */
   trustProxyHops: number;
+  /** REFRESH_BUDGET_PER_HOUR: runs per owner per hour that trigger_refresh may start. */
+  refreshBudgetPerHour: number;
   logLevel: string;
 }
