@@ -12,6 +12,7 @@ import { isOAuthError, MCP_SCOPE, OAuthError } from '../../../domain/oauth.js';
 import { BodyTooLarge, FORM_LIMIT_BYTES, parseForm, readBody } from '../app/forms.js';
 import { messagePage } from '../app/pages.js';
 import { sendPage } from '../app/web-security.js';
+import { httpStatusOf } from '../http-status.js';
 
 export interface OAuthRoutesOptions {
   logger?: { error(details: object, message: string): void };
@@ -133,9 +134,10 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
       json(ctx, 201, await register.execute(body, ctx.ip));
     } catch (error) {
       if (isOAuthError(error)) return json(ctx, 400, oauthErrorBody(error));
-      if (isDomainError(error) && error.code === 'rate_limited') {
-        ctx.set('retry-after', '60');
-        return json(ctx, 429, { error: 'rate_limited', error_description: error.message });
+      if (isDomainError(error)) {
+        // Statuses from the one table (shells/koa/http-status.ts); a limited client is told when to retry.
+        if (error.code === 'rate_limited') ctx.set('retry-after', '60');
+        return json(ctx, httpStatusOf(error), { error: error.code, error_description: error.message });
       }
       fail(ctx, error, 'client registration');
     }
