@@ -9,7 +9,8 @@ import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError } from '../../../domain/errors.js';
 import { GRANT_TYPES } from '../../../domain/oauth-clients.js';
 import { isOAuthError, MCP_SCOPE, OAuthError } from '../../../domain/oauth.js';
-import { BodyTooLarge, FORM_LIMIT_BYTES, parseForm, readBody } from '../app/forms.js';
+import { FORM_LIMIT_BYTES, parseForm } from '../app/forms.js';
+import { BodyTooLarge, readBody } from '../request-body.js';
 import { messagePage } from '../app/pages.js';
 import { sendPage } from '../app/web-security.js';
 import { httpStatusOf } from '../http-status.js';
@@ -126,7 +127,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
     noStore(ctx);
     let body: unknown = null;
     try {
-      body = JSON.parse(await readBody(ctx, FORM_LIMIT_BYTES));
+      body = JSON.parse(await readBody(ctx.req, FORM_LIMIT_BYTES));
     } catch {
       // Counted and refused by the use case like any other malformed registration.
     }
@@ -163,7 +164,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
     cors(ctx);
     noStore(ctx);
     try {
-      const text = await readBody(ctx, FORM_LIMIT_BYTES);
+      const text = await readBody(ctx.req, FORM_LIMIT_BYTES);
       const params = ctx.is('application/json') ? jsonParams(text) : parseForm(text);
       json(ctx, 200, await exchange.execute(params, basicClientId(ctx.get('authorization'))));
     } catch (error) {
