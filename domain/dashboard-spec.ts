@@ -343,8 +343,10 @@ export function columnProblems(spec: DashboardSpec, data: Record<string, readonl
   return problems;
 }
 
+export const RENDERED_PAGE = 'index.html';
+export const RENDERED_DATA = 'data.json';
 /** The files a spec renders to; a file published over one of them replaces the render. */
-export const RENDERED_FILES: readonly string[] = ['index.html', 'data.json'];
+export const RENDERED_FILES: readonly string[] = [RENDERED_PAGE, RENDERED_DATA];
 
 /** A spec with queries runs on its connection; one with only inline data is static. */
 export function isRefreshable(spec: DashboardSpec): boolean {
