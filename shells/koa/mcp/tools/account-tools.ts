@@ -1,10 +1,8 @@
 import type { Container } from 'inversify';
 import { AccountTools } from '../../../../application/accounts/account-tools.js';
 import { answer } from './presenters.js';
-import { workspaceArg } from './schemas.js';
+import { READ, workspaceArg } from './schemas.js';
 import type { ToolSpec } from './dashboard-tools.js';
-
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 export function accountTools(container: Container): ToolSpec[] {
   const accounts = container.get(AccountTools);

@@ -2,9 +2,8 @@ import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
 import { ConnectionQueries } from '../../../../application/connections/connection-queries.js';
 import { answer, textOnly, warningLines } from './presenters.js';
+import { object, READ_WAREHOUSE as READ } from './schemas.js';
 
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 const connectionArg = {
   type: 'string',
   description: '"self" (default: your own dashboards\' metrics) or the id of a warehouse connection from list_connections.',

@@ -8,16 +8,9 @@ import { ListDashboards } from '../../../../application/dashboards/list-dashboar
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { dashboardSchema, nullableString, slugArg, versionIdArg, workspaceArg } from './schemas.js';
+import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
-
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
 
 const metadataArgs = {
   name: nullableString('Display name. Omit or null to keep the current one; cannot be cleared.'),
@@ -30,7 +23,6 @@ const metadataArgs = {
 /** The spec words these refusals itself (`name must be a non-empty string`), whatever the wrong value's type. */
 const METADATA_SELF_CHECKED = ['name', 'chart'] as const;
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 const publishOutput = object(

@@ -2,9 +2,7 @@ import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
 import { RefreshTools } from '../../../../application/refresh/refresh-tools.js';
 import { answer, warningLines } from './presenters.js';
-import { slugArg, workspaceArg } from './schemas.js';
-
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+import { object, slugArg, workspaceArg } from './schemas.js';
 
 /** set_refresh_schedule, trigger_refresh (no `workspace`: personal dashboards only) and get_refresh_status. */
 export function refreshTools(container: Container): ToolDefinition[] {
