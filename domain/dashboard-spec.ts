@@ -2,7 +2,7 @@ import { invalid, typeName } from './errors.js';
 import { checkSpecSize } from './limits.js';
 
 /**
- * The dashboard spec of spec-mode publishes (DESIGN §5). Parsing is strict on purpose: an AI client
+ * The dashboard spec of spec-mode publishes: queries, inline data and panels. Parsing is strict on purpose: an AI client
  * gets one precise sentence naming the field to fix, rather than a page that silently ignores it.
  */
 

@@ -2,7 +2,7 @@ import type { Settings } from '../application/ports/settings.js';
 import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
 import { checkNumber } from './numeric-settings.js';
 
-/** Reads DESIGN §6 settings from the environment; every default is the local one. */
+/** Reads the settings README.md lists from the environment; every default is the local one. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const port = checkNumber('port', Number(env.PORT ?? 8787), env.PORT);
   const flag = (value: string | undefined, fallback: boolean) =>

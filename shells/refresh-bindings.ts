@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import type { Settings } from '../application/ports/settings.js';
 import { ConnectionStore } from '../application/ports/connection-store.js';
 import { RefreshStateStore } from '../application/ports/refresh-state-store.js';
-import { RefreshQueue } from '../application/ports/job-queue.js';
+import { RefreshQueue } from '../application/ports/refresh-queue.js';
 import { MetricsSandbox, SelfMetrics, Warehouse } from '../application/ports/warehouse.js';
 import { SqlValidator } from '../application/ports/sql-validator.js';
 import { PageRenderer } from '../application/ports/page-renderer.js';
@@ -27,7 +27,7 @@ import { TypeormFileSweeper } from '../adapters/typeorm/typeorm-file-sweeper.js'
 import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../application/ports/file-sweeper.js';
 import { PgWarehouse } from '../adapters/warehouse/pg-warehouse.js';
 import { DnsWarehouseAddressPolicy, type ServiceDatabase } from '../adapters/warehouse/dns-address-policy.js';
-import { WarehouseAddressPolicy } from '../application/ports/network-policy.js';
+import { WarehouseAddressPolicy } from '../application/ports/warehouse-address-policy.js';
 import { PolicedWarehouse } from '../application/connections/policed-warehouse.js';
 import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandbox.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';

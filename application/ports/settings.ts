@@ -1,5 +1,5 @@
 export const Settings = Symbol.for('Settings');
-/** Operator settings (DESIGN §6), resolved once by the composition root. */
+/** Operator settings (the environment variables README.md lists), resolved once by the composition root. */
 export interface Settings {
   port: number;
   host: string;

@@ -13,7 +13,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
 import { ConnectionStore } from '../../application/ports/connection-store.js';
 import { AccountStore } from '../../application/ports/account-store.js';
-import type { RefreshJob } from '../../application/ports/job-queue.js';
+import type { RefreshJob } from '../../application/ports/refresh-queue.js';
 import { ownerOf } from '../../domain/scope.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';

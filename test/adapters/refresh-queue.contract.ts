@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { RefreshJob, RefreshQueue } from '../../application/ports/job-queue.js';
+import type { RefreshJob, RefreshQueue } from '../../application/ports/refresh-queue.js';
 
 export interface RefreshQueueHarness {
   queue: RefreshQueue;

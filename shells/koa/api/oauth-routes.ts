@@ -19,7 +19,7 @@ export interface OAuthRoutesOptions {
   logger?: { error(details: object, message: string): void };
 }
 
-/** The two discovery documents (RFC 8414, RFC 9728) as DESIGN §5 "Transport details" lists them. */
+/** The two discovery documents (RFC 8414, RFC 9728): authorization server and protected resource metadata. */
 export function discoveryDocuments(settings: Settings) {
   const urls = oauthUrls(settings);
   return {

@@ -42,7 +42,7 @@ export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
- * POST /mcp and /mcp/ (spec "Transport rules"): stateless JSON-RPC over HTTP, always answered with
+ * POST /mcp and /mcp/: stateless JSON-RPC over HTTP, always answered with
  * application/json even when the client also accepts text/event-stream. Other paths fall through to
  * `next` (the API surface answers 404).
  *

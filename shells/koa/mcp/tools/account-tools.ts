@@ -1,11 +1,11 @@
 import type { Container } from 'inversify';
-import { AccountTools } from '../../../../application/accounts/account-tools.js';
+import { AccountOverview } from '../../../../application/accounts/account-overview.js';
 import { answer } from './presenters.js';
 import { READ, workspaceArg } from './schemas.js';
 import type { ToolSpec } from './dashboard-tools.js';
 
 export function accountTools(container: Container): ToolSpec[] {
-  const accounts = container.get(AccountTools);
+  const accounts = container.get(AccountOverview);
   return [
     {
       name: 'list_workspaces',

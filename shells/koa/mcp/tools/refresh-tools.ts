@@ -1,12 +1,12 @@
 import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
-import { RefreshTools } from '../../../../application/refresh/refresh-tools.js';
+import { ManageRefresh } from '../../../../application/refresh/manage-refresh.js';
 import { answer, warningLines } from './presenters.js';
 import { object, slugArg, workspaceArg } from './schemas.js';
 
 /** set_refresh_schedule, trigger_refresh (no `workspace`: personal dashboards only) and get_refresh_status. */
 export function refreshTools(container: Container): ToolDefinition[] {
-  const refresh = container.get(RefreshTools);
+  const refresh = container.get(ManageRefresh);
   return [
     {
       name: 'set_refresh_schedule',

@@ -26,7 +26,7 @@ export function lockView(lock: GrantLock): LockView {
 
 /** whoami and list_workspaces: who the grant acts for and where. */
 @injectable()
-export class AccountTools {
+export class AccountOverview {
   constructor(
     @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,

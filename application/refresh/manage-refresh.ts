@@ -7,7 +7,7 @@ import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } fro
 import { canonicalUrl } from '../../domain/urls.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
-import { RefreshQueue } from '../ports/job-queue.js';
+import { RefreshQueue } from '../ports/refresh-queue.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { RefreshStateStore, type RefreshRun } from '../ports/refresh-state-store.js';
 import { Settings } from '../ports/settings.js';
@@ -44,7 +44,7 @@ const runView = (run: RefreshRun | null): RunView | null =>
 
 /** set_refresh_schedule, trigger_refresh and get_refresh_status. */
 @injectable()
-export class RefreshTools {
+export class ManageRefresh {
   constructor(
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
     @inject(DashboardStore) private readonly dashboards: DashboardStore,
