@@ -9,7 +9,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RefreshQueue } from '../ports/refresh-queue.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
-import { RefreshStateStore, type RefreshRun } from '../ports/refresh-state-store.js';
+import { RefreshStateStore, type RefreshRun, type RefreshSchedule } from '../ports/refresh-state-store.js';
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
@@ -23,24 +23,25 @@ const HOUR_SECONDS = 3600;
 
 export const noDashboardInWorkspace = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in that workspace`);
 
-export interface RunView {
-  started_at: string;
-  trigger: string;
-  outcome: string;
-  duration_ms: number;
-  rows: number;
-  error: string | null;
+/** Which dashboard a refresh call is about; the types are checked at the tool edge, the rules here. */
+export interface DashboardRef {
+  slug: string;
+  /** As the caller sent it: what it means (or whether it is refused) depends on the grant's lock. */
+  workspace?: unknown;
 }
 
-const runView = (run: RefreshRun | null): RunView | null =>
-  run && {
-    started_at: run.startedAt.toISOString(),
-    trigger: run.trigger,
-    outcome: run.outcome,
-    duration_ms: run.durationMs,
-    rows: run.rows,
-    error: run.error,
-  };
+/** get_refresh_status's answer: the schedule, the last run, and whether the live render is current. */
+export interface RefreshStatus {
+  slug: string;
+  url: string;
+  refreshable: boolean;
+  connection: string;
+  schedule: RefreshSchedule | null;
+  lastRun: RefreshRun | null;
+  /** When the live render of the current version was made; null when there is none (or it is stale). */
+  liveRenderedAt: Date | null;
+  warnings: string[];
+}
 
 /** set_refresh_schedule, trigger_refresh and get_refresh_status. */
 @injectable()
@@ -94,9 +95,9 @@ export class ManageRefresh {
     return { slug, url: this.url(target, slug), queued, already_queued: !queued };
   }
 
-  async status(principal: Principal, args: Record<string, unknown>) {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async status(principal: Principal, query: DashboardRef): Promise<RefreshStatus> {
+    const target = await this.scopes.resolve(principal, query.workspace);
+    const slug = validateSlug(query.slug);
     const { dashboard, current } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), true);
     const schedule = await this.state.getSchedule(dashboard.id);
     const live = await this.state.liveRender(dashboard.id);
@@ -105,11 +106,9 @@ export class ManageRefresh {
       url: this.url(target, dashboard.slug),
       refreshable: current.spec !== null && isRefreshable(parseDashboardSpec(current.spec)),
       connection: dashboard.connection,
-      schedule: schedule?.cron ?? null,
-      timezone: schedule?.timezone ?? null,
-      next_run_at: schedule?.nextRunAt?.toISOString() ?? null,
-      last_run: runView(await this.state.lastRun(dashboard.id)),
-      live_rendered_at: live && live.versionId === dashboard.currentVersionId ? live.renderedAt.toISOString() : null,
+      schedule,
+      lastRun: await this.state.lastRun(dashboard.id),
+      liveRenderedAt: live && live.versionId === dashboard.currentVersionId ? live.renderedAt : null,
       warnings: await this.warnings(target, dashboard),
     };
   }

@@ -1,8 +1,35 @@
 import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
-import { ManageRefresh } from '../../../../application/refresh/manage-refresh.js';
+import { ManageRefresh, type RefreshStatus } from '../../../../application/refresh/manage-refresh.js';
+import type { RefreshRun } from '../../../../application/ports/refresh-state-store.js';
 import { answer, warningLines } from './presenters.js';
 import { object, slugArg, workspaceArg } from './schemas.js';
+import { dashboardRef } from './commands.js';
+
+/** A run as get_refresh_status shows it. */
+const runJson = (run: RefreshRun | null) =>
+  run && {
+    started_at: run.startedAt.toISOString(),
+    trigger: run.trigger,
+    outcome: run.outcome,
+    duration_ms: run.durationMs,
+    rows: run.rows,
+    error: run.error,
+  };
+
+/** get_refresh_status's wire shape. */
+const statusJson = (s: RefreshStatus) => ({
+  slug: s.slug,
+  url: s.url,
+  refreshable: s.refreshable,
+  connection: s.connection,
+  schedule: s.schedule?.cron ?? null,
+  timezone: s.schedule?.timezone ?? null,
+  next_run_at: s.schedule?.nextRunAt?.toISOString() ?? null,
+  last_run: runJson(s.lastRun),
+  live_rendered_at: s.liveRenderedAt?.toISOString() ?? null,
+  warnings: s.warnings,
+});
 
 /** set_refresh_schedule, trigger_refresh (no `workspace`: personal dashboards only) and get_refresh_status. */
 export function refreshTools(container: Container): ToolDefinition[] {
@@ -70,7 +97,7 @@ export function refreshTools(container: Container): ToolDefinition[] {
       inputSchema: object({ slug: slugArg, workspace: workspaceArg }, ['slug']),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async call(principal, args) {
-        const r = await refresh.status(principal, args);
+        const r = statusJson(await refresh.status(principal, dashboardRef(args)));
         const schedule = r.schedule ? `scheduled "${r.schedule}" (${r.timezone}), next run ${r.next_run_at ?? 'none'}` : 'no schedule';
         const last = r.last_run
           ? `last run ${r.last_run.started_at}: ${r.last_run.outcome} in ${r.last_run.duration_ms} ms, ${r.last_run.rows} row(s)` +
