@@ -30,6 +30,20 @@ export interface DashboardRef {
   workspace?: unknown;
 }
 
+/** set_refresh_schedule's input: a 5-field cron read in `timezone` (UTC when absent), or null to clear. */
+export interface ScheduleCommand extends DashboardRef {
+  schedule: string | null;
+  timezone?: string;
+}
+
+/** The schedule now in force (null when cleared) and its next runs. */
+export interface ScheduleSet {
+  slug: string;
+  url: string;
+  schedule: { cron: string; timezone: string; nextRuns: Date[] } | null;
+  warnings: string[];
+}
+
 /** get_refresh_status's answer: the schedule, the last run, and whether the live render is current. */
 export interface RefreshStatus {
   slug: string;
@@ -58,22 +72,21 @@ export class ManageRefresh {
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async setSchedule(principal: Principal, args: Record<string, unknown>) {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async setSchedule(principal: Principal, command: ScheduleCommand): Promise<ScheduleSet> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const slug = validateSlug(command.slug);
     const dashboard = await this.dashboards.findDashboard(ownerOf(target), slug);
     if (!dashboard) throw noDashboardInWorkspace(slug);
     await this.requireRefreshable(dashboard);
     const url = this.url(target, slug);
-    if (args.schedule === null) {
+    if (command.schedule === null) {
       await this.state.clearSchedule(dashboard.id);
-      return { slug, url, schedule: null, timezone: null, next_runs: [] as string[], warnings: [] as string[] };
+      return { slug, url, schedule: null, warnings: [] };
     }
-    if (args.schedule === undefined) throw invalid('schedule is required: a 5-field cron string, or null to clear the schedule');
-    const { cron, timezone } = parseSchedule(args.schedule, args.timezone);
+    const { cron, timezone } = parseSchedule(command.schedule, command.timezone);
     const next = nextRuns(cron, timezone, this.clock.now(), 3);
     await this.state.setSchedule({ dashboardId: dashboard.id, cron, timezone, nextRunAt: next[0] ?? null });
-    return { slug, url, schedule: cron, timezone, next_runs: next.map((d) => d.toISOString()), warnings: await this.warnings(target, dashboard) };
+    return { slug, url, schedule: { cron, timezone, nextRuns: next }, warnings: await this.warnings(target, dashboard) };
   }
 
   async trigger(principal: Principal, args: Record<string, unknown>) {

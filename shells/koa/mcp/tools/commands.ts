@@ -1,4 +1,4 @@
-import type { DashboardRef } from '../../../../application/refresh/manage-refresh.js';
+import type { DashboardRef, ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
 /** A tool's arguments as `call` receives them. */
 export type Args = Record<string, unknown>;
@@ -11,3 +11,9 @@ export type Args = Record<string, unknown>;
  */
 
 export const dashboardRef = (args: Args): DashboardRef => ({ slug: args.slug as string, workspace: args.workspace });
+
+export const scheduleCommand = (args: Args): ScheduleCommand => ({
+  ...dashboardRef(args),
+  schedule: args.schedule as string | null,
+  timezone: args.timezone as string | undefined,
+});

@@ -1,10 +1,10 @@
 import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
-import { ManageRefresh, type RefreshStatus } from '../../../../application/refresh/manage-refresh.js';
+import { ManageRefresh, type RefreshStatus, type ScheduleSet } from '../../../../application/refresh/manage-refresh.js';
 import type { RefreshRun } from '../../../../application/ports/refresh-state-store.js';
 import { answer, warningLines } from './presenters.js';
 import { object, slugArg, workspaceArg } from './schemas.js';
-import { dashboardRef } from './commands.js';
+import { dashboardRef, scheduleCommand } from './commands.js';
 
 /** A run as get_refresh_status shows it. */
 const runJson = (run: RefreshRun | null) =>
@@ -28,6 +28,16 @@ const statusJson = (s: RefreshStatus) => ({
   next_run_at: s.schedule?.nextRunAt?.toISOString() ?? null,
   last_run: runJson(s.lastRun),
   live_rendered_at: s.liveRenderedAt?.toISOString() ?? null,
+  warnings: s.warnings,
+});
+
+/** set_refresh_schedule's wire shape (its outputSchema). */
+const scheduleJson = (s: ScheduleSet) => ({
+  slug: s.slug,
+  url: s.url,
+  schedule: s.schedule?.cron ?? null,
+  timezone: s.schedule?.timezone ?? null,
+  next_runs: s.schedule?.nextRuns.map((d) => d.toISOString()) ?? [],
   warnings: s.warnings,
 });
 
@@ -64,7 +74,7 @@ export function refreshTools(container: Container): ToolDefinition[] {
       ),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async call(principal, args) {
-        const r = await refresh.setSchedule(principal, args);
+        const r = scheduleJson(await refresh.setSchedule(principal, scheduleCommand(args)));
         const lines =
           r.schedule === null
             ? [`Cleared the refresh schedule of ${r.url}.`]
