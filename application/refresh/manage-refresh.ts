@@ -44,6 +44,13 @@ export interface ScheduleSet {
   warnings: string[];
 }
 
+/** trigger_refresh's outcome: queued, or folded into a refresh already waiting (nothing new queued). */
+export interface RefreshTriggered {
+  slug: string;
+  url: string;
+  queued: boolean;
+}
+
 /** get_refresh_status's answer: the schedule, the last run, and whether the live render is current. */
 export interface RefreshStatus {
   slug: string;
@@ -89,23 +96,25 @@ export class ManageRefresh {
     return { slug, url, schedule: { cron, timezone, nextRuns: next }, warnings: await this.warnings(target, dashboard) };
   }
 
-  async trigger(principal: Principal, args: Record<string, unknown>) {
-    const workspaceNamed = typeof args.workspace === 'string' ? args.workspace.trim() !== '' : args.workspace !== undefined && args.workspace !== null;
+  /** Personal dashboards only: `workspace` is not offered, and refused with its own text when sent anyway. */
+  async trigger(principal: Principal, command: DashboardRef): Promise<RefreshTriggered> {
+    const { workspace } = command;
+    const workspaceNamed = typeof workspace === 'string' ? workspace.trim() !== '' : workspace !== undefined && workspace !== null;
     if (principal.lock.kind === 'workspace' || workspaceNamed) throw triggerRefreshWorkspaceRefusal();
     const target = await this.scopes.resolve(principal, undefined);
     if (target.kind !== 'personal') throw triggerRefreshWorkspaceRefusal();
-    const slug = validateSlug(args.slug);
+    const slug = validateSlug(command.slug);
     const { dashboard } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), false);
     await this.requireRefreshable(dashboard);
     const owner = ownerOf(target);
     // Folded into a refresh already waiting: nothing new runs, so nothing counts against the budget.
-    if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false, already_queued: true };
+    if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false };
     const allowed = await this.limiter
       .consume('refresh_budget', `${owner.kind}:${owner.id}`, this.options.budgetPerHour, HOUR_SECONDS)
       .catch(() => true);
     if (!allowed) throw refreshBudgetExhausted();
     const queued = await this.queue.enqueue({ dashboardId: dashboard.id, trigger: 'manual' });
-    return { slug, url: this.url(target, slug), queued, already_queued: !queued };
+    return { slug, url: this.url(target, slug), queued };
   }
 
   async status(principal: Principal, query: DashboardRef): Promise<RefreshStatus> {

@@ -93,7 +93,8 @@ export function refreshTools(container: Container): ToolDefinition[] {
       // Not offered (the one tool without a workspace target), but refused with the spec's text when sent.
       undeclaredArguments: ['workspace'],
       async call(principal, args) {
-        const r = await refresh.trigger(principal, args);
+        const triggered = await refresh.trigger(principal, dashboardRef(args));
+        const r = { ...triggered, already_queued: !triggered.queued };
         const line = r.queued
           ? `Queued a refresh of ${r.url}. Check get_refresh_status for the outcome.`
           : `A refresh of ${r.url} is already waiting to run; no second one was queued.`;
