@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { AccountStore } from '../ports/account-store.js';
+import { AccountStore, type Plan } from '../ports/account-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { subdomainOf } from '../../domain/scope.js';
@@ -24,6 +24,21 @@ export function lockView(lock: GrantLock): LockView {
   }
 }
 
+/** Calls that only name a target: the workspace as the caller sent it, for the grant-lock rules to judge. */
+export interface TargetArg {
+  workspace?: unknown;
+}
+
+/** Who the grant acts for, and where a call naming `workspace` would act. */
+export interface Whoami {
+  handle: string;
+  email: string | null;
+  plan: Plan;
+  lock: GrantLock;
+  target: { kind: 'personal' | 'workspace'; name: string; dashboardsUrl: string };
+  scope: string;
+}
+
 /** whoami and list_workspaces: who the grant acts for and where. */
 @injectable()
 export class AccountOverview {
@@ -33,20 +48,16 @@ export class AccountOverview {
     @inject(Settings) private readonly settings: Settings,
   ) {}
 
-  async whoami(principal: Principal, args: Record<string, unknown>) {
+  async whoami(principal: Principal, input: TargetArg): Promise<Whoami> {
     const me = await this.scopes.personal(principal.userId);
     const user = await this.accounts.findUserById(principal.userId);
-    const target = await this.scopes.resolve(principal, args.workspace);
+    const target = await this.scopes.resolve(principal, input.workspace);
     return {
       handle: me.kind === 'personal' ? me.handle : '',
       email: user?.email ?? null,
       plan: user?.plan ?? 'free',
-      lock: lockView(principal.lock),
-      target: {
-        kind: target.kind,
-        name: subdomainOf(target),
-        dashboards_url: canonicalUrl(this.settings, subdomainOf(target), ''),
-      },
+      lock: principal.lock,
+      target: { kind: target.kind, name: subdomainOf(target), dashboardsUrl: canonicalUrl(this.settings, subdomainOf(target), '') },
       scope: principal.scope,
     };
   }

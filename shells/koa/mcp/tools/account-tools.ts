@@ -1,8 +1,18 @@
 import type { Container } from 'inversify';
-import { AccountOverview } from '../../../../application/accounts/account-overview.js';
+import { AccountOverview, lockView, type Whoami } from '../../../../application/accounts/account-overview.js';
 import { answer } from './presenters.js';
 import { READ, workspaceArg } from './schemas.js';
 import type { ToolSpec } from './dashboard-tools.js';
+
+/** whoami's wire shape. */
+const whoamiJson = (w: Whoami) => ({
+  handle: w.handle,
+  email: w.email,
+  plan: w.plan,
+  lock: lockView(w.lock),
+  target: { kind: w.target.kind, name: w.target.name, dashboards_url: w.target.dashboardsUrl },
+  scope: w.scope,
+});
 
 export function accountTools(container: Container): ToolSpec[] {
   const accounts = container.get(AccountOverview);
@@ -29,7 +39,7 @@ export function accountTools(container: Container): ToolSpec[] {
       inputSchema: { type: 'object', properties: { workspace: workspaceArg }, additionalProperties: false },
       annotations: READ,
       async call(principal, args) {
-        const r = await accounts.whoami(principal, args);
+        const r = whoamiJson(await accounts.whoami(principal, { workspace: args.workspace }));
         return answer([`Signed in as ${r.handle} (${r.plan} plan). ${r.lock.description} Calls act on ${r.target.kind === 'personal' ? 'your personal account' : `the "${r.target.name}" workspace`}.`], r);
       },
     },
