@@ -1,28 +1,11 @@
 import { inject, injectable } from 'inversify';
-import { AccountStore, type Plan } from '../ports/account-store.js';
+import { AccountStore, type Plan, type WorkspaceRole } from '../ports/account-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { subdomainOf } from '../../domain/scope.js';
 import { canonicalUrl } from '../../domain/urls.js';
 import { Settings } from '../ports/settings.js';
 import type { GrantLock } from '../../domain/scope.js';
-
-export interface LockView {
-  kind: 'personal' | 'workspace' | 'none';
-  workspace: string | null;
-  description: string;
-}
-
-export function lockView(lock: GrantLock): LockView {
-  switch (lock.kind) {
-    case 'personal':
-      return { kind: 'personal', workspace: null, description: 'This connection acts on your personal account only.' };
-    case 'workspace':
-      return { kind: 'workspace', workspace: lock.workspaceSlug, description: `This connection acts on the "${lock.workspaceSlug}" workspace only.` };
-    case 'legacy':
-      return { kind: 'none', workspace: null, description: 'This connection acts on your personal account, or on a workspace you name with the workspace argument.' };
-  }
-}
 
 /** Calls that only name a target: the workspace as the caller sent it, for the grant-lock rules to judge. */
 export interface TargetArg {
@@ -37,6 +20,12 @@ export interface Whoami {
   lock: GrantLock;
   target: { kind: 'personal' | 'workspace'; name: string; dashboardsUrl: string };
   scope: string;
+}
+
+/** The caller's workspaces, slug order, each with whether this grant may act on it. */
+export interface WorkspaceList {
+  lock: GrantLock;
+  workspaces: Array<{ slug: string; name: string; role: WorkspaceRole; usable: boolean; dashboardsUrl: string }>;
 }
 
 /** whoami and list_workspaces: who the grant acts for and where. */
@@ -62,20 +51,21 @@ export class AccountOverview {
     };
   }
 
-  /** `workspace` is not needed here, but a grant's lock still refuses one it does not allow (the spec's scope rules). */
-  async listWorkspaces(principal: Principal, args: Record<string, unknown> = {}) {
-    await this.scopes.resolve(principal, args.workspace);
+  /** `workspace` is not needed here, but a grant's lock still refuses one it does not allow (the grant-lock rules). */
+  async listWorkspaces(principal: Principal, input: TargetArg): Promise<WorkspaceList> {
+    await this.scopes.resolve(principal, input.workspace);
     const memberships = await this.accounts.listMemberships(principal.userId);
-    const lock = lockView(principal.lock);
+    const lock = principal.lock;
     const workspaces = memberships
       .map(({ workspace, role }) => ({
         slug: workspace.slug,
         name: workspace.name,
         role,
-        usable: lock.kind === 'none' || lock.workspace === workspace.slug,
-        dashboards_url: canonicalUrl(this.settings, workspace.slug, ''),
+        // A legacy grant may act on any of them; a workspace-locked one on its own workspace only.
+        usable: lock.kind === 'legacy' || (lock.kind === 'workspace' && lock.workspaceSlug === workspace.slug),
+        dashboardsUrl: canonicalUrl(this.settings, workspace.slug, ''),
       }))
       .sort((a, b) => a.slug.localeCompare(b.slug));
-    return { count: workspaces.length, workspaces, lock };
+    return { lock, workspaces };
   }
 }
