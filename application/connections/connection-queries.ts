@@ -11,6 +11,11 @@ import { connectionView, type ConnectionView } from './manage-connections.js';
 
 export const SAMPLE_ROWS = 5;
 
+/** introspect_schema's input: `"self"` or a connection id, as sent (its rules word the refusals). */
+export interface ConnectionArg {
+  connection?: string;
+}
+
 export interface ValidationResult {
   valid: true;
   connection: string;
@@ -40,8 +45,8 @@ export class ConnectionQueries {
     return (await this.store.list(scope)).map(connectionView);
   }
 
-  async introspect(principal: Principal, args: Record<string, unknown>): Promise<{ connection: string; tables: TableInfo[] }> {
-    const ref = parseConnectionRef(args.connection);
+  async introspect(principal: Principal, input: ConnectionArg): Promise<{ connection: string; tables: TableInfo[] }> {
+    const ref = parseConnectionRef(input.connection);
     const target = await this.scopes.resolve(principal, undefined);
     const { sql } = await this.access.sqlTarget(principal, target, ref);
     return { connection: connectionRefText(ref), tables: await sql.introspect() };

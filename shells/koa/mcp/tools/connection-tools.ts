@@ -61,7 +61,7 @@ export function connectionTools(container: Container): ToolDefinition[] {
       outputSchema: object({ connection: { type: 'string' }, count: { type: 'integer' }, tables: { type: 'array', items: tableSchema } }, ['connection', 'count', 'tables']),
       annotations: READ,
       async call(principal, args) {
-        const r = await queries.introspect(principal, args);
+        const r = await queries.introspect(principal, { connection: args.connection as string | undefined });
         const lines = [
           `${r.tables.length} table(s) on connection "${r.connection}":`,
           ...r.tables.map((t) => `- ${t.schema}.${t.name} (${t.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
