@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify';
 import { parseConnectionRef, connectionRefText } from '../../domain/connection-ref.js';
-import { invalid, typeName } from '../../domain/errors.js';
 import { ConnectionStore } from '../ports/connection-store.js';
 import { SqlValidator } from '../ports/sql-validator.js';
 import type { Principal } from '../ports/token-verifier.js';
@@ -16,12 +15,17 @@ export interface ConnectionArg {
   connection?: string;
 }
 
-export interface ValidationResult {
-  valid: true;
+/** validate_cube_sql's input. */
+export interface SqlCheck extends ConnectionArg {
+  sql: string;
+}
+
+/** A query that parsed, EXPLAINed and ran: its normalised statement, result columns and first rows. */
+export interface ValidatedSql {
   connection: string;
   statement: string;
   columns: ResultColumn[];
-  sample_rows: Array<Record<string, unknown>>;
+  sampleRows: Array<Record<string, unknown>>;
   warnings: string[];
 }
 
@@ -52,15 +56,14 @@ export class ConnectionQueries {
     return { connection: connectionRefText(ref), tables: await sql.introspect() };
   }
 
-  async validate(principal: Principal, args: Record<string, unknown>): Promise<ValidationResult> {
-    if (typeof args.sql !== 'string') throw invalid(`sql must be a string (got ${typeName(args.sql)})`);
-    const ref = parseConnectionRef(args.connection);
+  async validate(principal: Principal, check: SqlCheck): Promise<ValidatedSql> {
+    const ref = parseConnectionRef(check.connection);
     // Parse first: a syntax error needs no connection and costs nothing.
-    const { statement } = await this.validator.validate(args.sql);
+    const { statement } = await this.validator.validate(check.sql);
     const target = await this.scopes.resolve(principal, undefined);
     const { sql, warnings } = await this.access.sqlTarget(principal, target, ref);
     await sql.explain(statement);
     const sample = await sql.run(statement, { rowCap: SAMPLE_ROWS });
-    return { valid: true, connection: connectionRefText(ref), statement, columns: sample.columns, sample_rows: sample.rows, warnings };
+    return { connection: connectionRefText(ref), statement, columns: sample.columns, sampleRows: sample.rows, warnings };
   }
 }

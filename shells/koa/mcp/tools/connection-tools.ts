@@ -89,12 +89,13 @@ export function connectionTools(container: Container): ToolDefinition[] {
       ),
       annotations: READ,
       async call(principal, args) {
-        const r = await queries.validate(principal, args);
+        const v = await queries.validate(principal, { sql: args.sql as string, connection: args.connection as string | undefined });
+        const r = { valid: true, connection: v.connection, statement: v.statement, columns: v.columns, sample_rows: v.sampleRows, warnings: v.warnings };
         const lines = [
           `The SQL is valid on connection "${r.connection}": ${r.columns.length} column(s) (${r.columns.map((c) => `${c.name} ${c.type}`).join(', ')}), ${r.sample_rows.length} sample row(s).`,
           ...warningLines(r.warnings),
         ];
-        return answer(lines, { ...r }, true);
+        return answer(lines, r, true);
       },
     },
   ];
