@@ -13,7 +13,7 @@ import { RefreshStateStore, type RefreshRun, type RefreshSchedule } from '../por
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInAccount } from '../dashboards/lookup.js';
+import { loadDashboard, noDashboardInAccount, type DashboardRef } from '../dashboards/lookup.js';
 import { personalConnectionOnWorkspaceWarning } from '../connections/connection-access.js';
 import { ConnectionStore } from '../ports/connection-store.js';
 import { nextRuns, parseSchedule } from './cron.js';
@@ -22,13 +22,6 @@ import { RefreshOptions } from './refresh-options.js';
 const HOUR_SECONDS = 3600;
 
 export const noDashboardInWorkspace = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in that workspace`);
-
-/** Which dashboard a refresh call is about; the types are checked at the tool edge, the rules here. */
-export interface DashboardRef {
-  slug: string;
-  /** As the caller sent it: what it means (or whether it is refused) depends on the grant's lock. */
-  workspace?: unknown;
-}
 
 /** set_refresh_schedule's input: a 5-field cron read in `timezone` (UTC when absent), or null to clear. */
 export interface ScheduleCommand extends DashboardRef {

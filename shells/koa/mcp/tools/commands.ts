@@ -1,4 +1,5 @@
-import type { DashboardRef, ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
+import type { DashboardRef } from '../../../../application/dashboards/lookup.js';
+import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
 /** A tool's arguments as `call` receives them. */
 export type Args = Record<string, unknown>;

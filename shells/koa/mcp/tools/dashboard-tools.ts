@@ -8,6 +8,7 @@ import { ListDashboards } from '../../../../application/dashboards/list-dashboar
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { answer, textOnly, warningLines } from './presenters.js';
+import { dashboardRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -121,7 +122,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, workspace: workspaceArg }, ['slug']),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       async call(principal, args) {
-        const r = await remove.execute(principal, args);
+        const r = await remove.execute(principal, dashboardRef(args));
         return answer([`Deleted ${r.url} and its ${r.versions_deleted} version(s).`], r);
       },
     },
