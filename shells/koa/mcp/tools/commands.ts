@@ -1,4 +1,5 @@
 import type { DashboardRef } from '../../../../application/dashboards/lookup.js';
+import type { RenameCommand } from '../../../../application/dashboards/rename-dashboard.js';
 import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
 /** A tool's arguments as `call` receives them. */
@@ -12,6 +13,8 @@ export type Args = Record<string, unknown>;
  */
 
 export const dashboardRef = (args: Args): DashboardRef => ({ slug: args.slug as string, workspace: args.workspace });
+
+export const renameCommand = (args: Args): RenameCommand => ({ ...dashboardRef(args), new_slug: args.new_slug as string });
 
 export const scheduleCommand = (args: Args): ScheduleCommand => ({
   ...dashboardRef(args),

@@ -8,7 +8,7 @@ import { ListDashboards } from '../../../../application/dashboards/list-dashboar
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { dashboardRef } from './commands.js';
+import { dashboardRef, renameCommand } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -111,7 +111,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, new_slug: slugArg, workspace: workspaceArg }, ['slug', 'new_slug']),
       annotations: { ...WRITE },
       async call(principal, args) {
-        const r = await rename.execute(principal, args);
+        const r = await rename.execute(principal, renameCommand(args));
         return answer([`Renamed "${r.old_slug}" to "${r.dashboard.slug}": ${r.dashboard.url} (the old URL ${r.old_url} now redirects there).`], r);
       },
     },
