@@ -1,5 +1,6 @@
 import type { DashboardRef } from '../../../../application/dashboards/lookup.js';
 import type { RenameCommand } from '../../../../application/dashboards/rename-dashboard.js';
+import type { BodyRequest } from '../../../../application/dashboards/get-dashboard.js';
 import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
 /** A tool's arguments as `call` receives them. */
@@ -13,6 +14,11 @@ export type Args = Record<string, unknown>;
  */
 
 export const dashboardRef = (args: Args): DashboardRef => ({ slug: args.slug as string, workspace: args.workspace });
+
+export const bodyRequest = (args: Args): BodyRequest => ({
+  include_body: args.include_body as boolean | null | undefined,
+  filename: args.filename as string | null | undefined,
+});
 
 export const renameCommand = (args: Args): RenameCommand => ({ ...dashboardRef(args), new_slug: args.new_slug as string });
 

@@ -8,7 +8,7 @@ import { ListDashboards } from '../../../../application/dashboards/list-dashboar
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { dashboardRef, renameCommand } from './commands.js';
+import { bodyRequest, dashboardRef, renameCommand } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -156,7 +156,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, include_body: { type: 'boolean' }, filename: { type: 'string' }, workspace: workspaceArg }, ['slug']),
       annotations: READ,
       async call(principal, args) {
-        const r = await get.execute(principal, args);
+        const r = await get.execute(principal, { ...dashboardRef(args), ...bodyRequest(args) });
         const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
         if (r.alias_of) lines.push(`"${args.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
         return answer(lines, r);
