@@ -10,7 +10,7 @@ import { DashboardStore, type DashboardReads } from '../ports/dashboard-store.js
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type Loaded } from './lookup.js';
+import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
 import { commitNewVersion, pruneSnapshots } from './versioning.js';
 import { dashboardView, versionView, type DashboardView, type VersionView } from './views.js';
 import { parseIncludeBody, pickFilename, readBody, type BodyView } from './get-dashboard.js';
@@ -35,9 +35,9 @@ export class DashboardVersions {
   ) {}
 
   /** Snapshots (every version but the current one), newest first, at most 50. */
-  async list(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; current_version_id: string; count: number; versions: VersionView[] }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async list(principal: Principal, ref: DashboardRef): Promise<{ slug: string; url: string; current_version_id: string; count: number; versions: VersionView[] }> {
+    const target = await this.scopes.resolve(principal, ref.workspace);
+    const slug = validateSlug(ref.slug);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const snapshots = (await this.store.listVersions(loaded.dashboard.id))
       .filter((v) => v.id !== loaded.dashboard.currentVersionId)

@@ -171,7 +171,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       // clients reject a result without structuredContent from a tool that declares one.
       annotations: READ,
       async call(principal, args) {
-        const r = await versions.list(principal, args);
+        const r = await versions.list(principal, dashboardRef(args));
         if (r.count === 0) {
           return textOnly(`"${r.slug}" has no saved versions yet: only its current version ${r.current_version_id} (${r.url}).`);
         }
