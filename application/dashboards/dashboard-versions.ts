@@ -13,7 +13,12 @@ import { ScopeResolver } from '../scope-resolver.js';
 import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
 import { commitNewVersion, pruneSnapshots } from './versioning.js';
 import { dashboardView, versionView, type DashboardView, type VersionView } from './views.js';
-import { parseIncludeBody, pickFilename, readBody, type BodyView } from './get-dashboard.js';
+import { parseIncludeBody, pickFilename, readBody, type BodyRequest, type BodyView } from './get-dashboard.js';
+
+/** One version of a dashboard, as a versions tool names it. */
+export interface VersionRef extends DashboardRef {
+  version_id: string;
+}
 
 const versionNotFound = (slug: string, id: string) =>
   new DomainError('not_found', `No version "${id}" of dashboard "${slug}"; list_dashboard_versions shows its versions`);
@@ -47,18 +52,19 @@ export class DashboardVersions {
     return { slug: loaded.dashboard.slug, url: view.url, current_version_id: loaded.dashboard.currentVersionId, count: snapshots.length, versions: snapshots };
   }
 
-  async get(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; version: VersionView; body: BodyView | null }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const versionId = validateVersionId(args.version_id);
-    const includeBody = args.include_body === undefined || args.include_body === null ? true : parseIncludeBody(args.include_body);
+  /** The body is included unless `include_body` is false. */
+  async get(principal: Principal, query: VersionRef & BodyRequest): Promise<{ slug: string; url: string; version: VersionView; body: BodyView | null }> {
+    const target = await this.scopes.resolve(principal, query.workspace);
+    const slug = validateSlug(query.slug);
+    const versionId = validateVersionId(query.version_id);
+    const includeBody = query.include_body === undefined || query.include_body === null ? true : parseIncludeBody(query.include_body);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const version = await findVersion(this.store, loaded, slug, versionId);
     return {
       slug: loaded.dashboard.slug,
       url: canonicalUrl(this.settings, subdomainOf(target), loaded.dashboard.slug),
       version: versionView(version, loaded.dashboard.currentVersionId),
-      body: includeBody ? await readBody(this.store, version.files, pickFilename(args.filename, version.files)) : null,
+      body: includeBody ? await readBody(this.store, version.files, pickFilename(query.filename, version.files)) : null,
     };
   }
 

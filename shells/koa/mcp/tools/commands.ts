@@ -1,6 +1,7 @@
 import type { DashboardRef } from '../../../../application/dashboards/lookup.js';
 import type { RenameCommand } from '../../../../application/dashboards/rename-dashboard.js';
 import type { BodyRequest } from '../../../../application/dashboards/get-dashboard.js';
+import type { VersionRef } from '../../../../application/dashboards/dashboard-versions.js';
 import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
 /** A tool's arguments as `call` receives them. */
@@ -19,6 +20,8 @@ export const bodyRequest = (args: Args): BodyRequest => ({
   include_body: args.include_body as boolean | null | undefined,
   filename: args.filename as string | null | undefined,
 });
+
+export const versionRef = (args: Args): VersionRef => ({ ...dashboardRef(args), version_id: args.version_id as string });
 
 export const renameCommand = (args: Args): RenameCommand => ({ ...dashboardRef(args), new_slug: args.new_slug as string });
 

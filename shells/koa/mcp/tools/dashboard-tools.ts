@@ -8,7 +8,7 @@ import { ListDashboards } from '../../../../application/dashboards/list-dashboar
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { bodyRequest, dashboardRef, renameCommand } from './commands.js';
+import { bodyRequest, dashboardRef, renameCommand, versionRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -192,7 +192,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       ]),
       annotations: READ,
       async call(principal, args) {
-        const r = await versions.get(principal, args);
+        const r = await versions.get(principal, { ...versionRef(args), ...bodyRequest(args) });
         return answer([`Version ${r.version.version_id} (#${r.version.seq}) of ${r.url}${r.version.current ? ', the current one' : ''}.`], r);
       },
     },
