@@ -69,12 +69,11 @@ export class DashboardVersions {
   }
 
   /** Names (protects from the prune) or, with null, unnames a version. */
-  async name(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; version: VersionView }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const versionId = validateVersionId(args.version_id);
-    if (!('name' in args)) throw invalid('name is required: a string to name the version, or null to remove its name');
-    const name = parseVersionName(args.name);
+  async name(principal: Principal, command: VersionRef & { name: string | null }): Promise<{ slug: string; url: string; version: VersionView }> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const slug = validateSlug(command.slug);
+    const versionId = validateVersionId(command.version_id);
+    const name = parseVersionName(command.name);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
       const version = await findVersion(tx, loaded, slug, versionId);

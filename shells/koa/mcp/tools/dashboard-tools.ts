@@ -208,7 +208,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       // Unnaming makes a snapshot prunable again, and the prune runs at once.
       annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
       async call(principal, args) {
-        const r = await versions.name(principal, args);
+        const r = await versions.name(principal, { ...versionRef(args), name: args.name as string | null });
         const line = r.version.name
           ? `Named version ${r.version.version_id} of ${r.url} "${r.version.name}"; it is kept until unnamed.`
           : `Removed the name of version ${r.version.version_id} of ${r.url}; it may now be pruned like any snapshot.`;
