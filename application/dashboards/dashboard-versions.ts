@@ -90,10 +90,10 @@ export class DashboardVersions {
   }
 
   /** Makes an earlier version's content the new current version; the replaced state becomes a snapshot. */
-  async restore(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; restored_from: string; version_id: string }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const versionId = validateVersionId(args.version_id);
+  async restore(principal: Principal, ref: VersionRef): Promise<{ dashboard: DashboardView; restored_from: string; version_id: string }> {
+    const target = await this.scopes.resolve(principal, ref.workspace);
+    const slug = validateSlug(ref.slug);
+    const versionId = validateVersionId(ref.version_id);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
       const source = await findVersion(tx, loaded, slug, versionId);

@@ -222,7 +222,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, version_id: versionIdArg, workspace: workspaceArg }, ['slug', 'version_id']),
       annotations: { ...WRITE },
       async call(principal, args) {
-        const r = await versions.restore(principal, args);
+        const r = await versions.restore(principal, versionRef(args));
         return answer([`Restored version ${r.restored_from} of "${r.dashboard.name}" as the new current version ${r.version_id}: ${r.dashboard.url}.`], r);
       },
     },
