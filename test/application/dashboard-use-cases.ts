@@ -166,9 +166,9 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
       const v2 = await publish(ada, { path: 'ver', body: 'two' });
       const listed = await versions().list(ada, { slug: 'ver' });
       expect(listed.versions.map((v) => v.version_id)).to.deep.equal([v1.version_id]);
-      const preview = await versions().get(ada, { slug: 'ver', version_id: v1.version_id });
+      const preview = await versions().get(ada, { slug: 'ver', version_id: v1.version_id! });
       expect(preview.body?.content).to.equal('one');
-      const restored = await versions().restore(ada, { slug: 'ver', version_id: v1.version_id });
+      const restored = await versions().restore(ada, { slug: 'ver', version_id: v1.version_id! });
       const current = await harness.container.get(GetDashboard).execute(ada, { slug: 'ver', include_body: true });
       expect(current.body?.content).to.equal('one');
       expect(current.dashboard.current_version_id).to.equal(restored.version_id);
