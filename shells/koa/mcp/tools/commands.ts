@@ -1,5 +1,6 @@
 import type { DashboardRef } from '../../../../application/dashboards/lookup.js';
 import type { RenameCommand } from '../../../../application/dashboards/rename-dashboard.js';
+import type { MetadataInput } from '../../../../application/dashboards/update-dashboard.js';
 import type { BodyRequest } from '../../../../application/dashboards/get-dashboard.js';
 import type { VersionRef } from '../../../../application/dashboards/dashboard-versions.js';
 import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
@@ -22,6 +23,14 @@ export const bodyRequest = (args: Args): BodyRequest => ({
 });
 
 export const versionRef = (args: Args): VersionRef => ({ ...dashboardRef(args), version_id: args.version_id as string });
+
+export const metadataInput = (args: Args): MetadataInput => ({
+  name: args.name,
+  tags: args.tags as string[] | null | undefined,
+  chart: args.chart,
+  visibility: args.visibility as string | null | undefined,
+  connection: args.connection,
+});
 
 export const renameCommand = (args: Args): RenameCommand => ({ ...dashboardRef(args), new_slug: args.new_slug as string });
 

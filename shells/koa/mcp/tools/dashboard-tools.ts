@@ -8,7 +8,7 @@ import { ListDashboards } from '../../../../application/dashboards/list-dashboar
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { bodyRequest, dashboardRef, renameCommand, versionRef } from './commands.js';
+import { bodyRequest, dashboardRef, metadataInput, renameCommand, versionRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -100,7 +100,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: { ...WRITE, idempotentHint: true },
       selfCheckedArguments: METADATA_SELF_CHECKED,
       async call(principal, args) {
-        const r = await update.execute(principal, args);
+        const r = await update.execute(principal, { ...dashboardRef(args), ...metadataInput(args) });
         return answer([`Updated ${r.changed.join(', ')} of "${r.dashboard.name}" at ${r.dashboard.url}.`, ...warningLines(r.warnings)], r);
       },
     },
