@@ -1,8 +1,8 @@
 /**
  * Hosting benchmark: the dashboards host serving a 50 KB public dashboard with keep-alive, side by
  * side with nginx serving the same bytes from disk, both loaded by wrk on 127.0.0.1 in one run.
- * The service runs as one process and as one process per core (node:cluster: the scale-out of
- * DESIGN §7 on one machine, as nginx runs `worker_processes auto`); rounds are interleaved and the
+ * The service runs as one process and as one process per core (node:cluster: instances sharing one
+ * port, the service's way of scaling out, on one machine, as nginx runs `worker_processes auto`); rounds are interleaved and the
  * median of each is reported. Writes requests/s, p99 and the ratios to the "Hosting" section of
  * docs/benchmarks.md.
  *

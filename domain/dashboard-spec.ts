@@ -2,7 +2,7 @@ import { invalid, typeName } from './errors.js';
 import { checkSpecSize } from './limits.js';
 
 /**
- * The dashboard spec of spec-mode publishes (DESIGN §5). Parsing is strict on purpose: an AI client
+ * The dashboard spec of spec-mode publishes: queries, inline data and panels. Parsing is strict on purpose: an AI client
  * gets one precise sentence naming the field to fix, rather than a page that silently ignores it.
  */
 
@@ -343,8 +343,10 @@ export function columnProblems(spec: DashboardSpec, data: Record<string, readonl
   return problems;
 }
 
+export const RENDERED_PAGE = 'index.html';
+export const RENDERED_DATA = 'data.json';
 /** The files a spec renders to; a file published over one of them replaces the render. */
-export const RENDERED_FILES: readonly string[] = ['index.html', 'data.json'];
+export const RENDERED_FILES: readonly string[] = [RENDERED_PAGE, RENDERED_DATA];
 
 /** A spec with queries runs on its connection; one with only inline data is static. */
 export function isRefreshable(spec: DashboardSpec): boolean {

@@ -1,11 +1,11 @@
 /**
- * OAuth 2.1 rules of the authorization server (spec: Authentication; DESIGN §5 "Grants and tokens").
+ * OAuth 2.1 rules of the authorization server: grants, tokens and their lifetimes (docs/decisions.md, "Sign-in").
  * Pure: no clock, no crypto. Times are passed in; hashing and comparison are done by the caller.
  */
 
-/** Access tokens live at most 50 minutes (spec: Limits). */
+/** Access tokens live at most 50 minutes (a service limit). */
 export const ACCESS_TOKEN_MAX_SECONDS = 50 * 60;
-/** A stored authorization request waits 30 minutes for the user's decision (spec: Limits). */
+/** A stored authorization request waits 30 minutes for the user's decision (a service limit). */
 export const AUTHORIZATION_REQUEST_TTL_SECONDS = 30 * 60;
 /** Codes travel one browser redirect and are exchanged at once; a minute is plenty. */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;

@@ -1,10 +1,10 @@
 import type { Settings } from '../application/ports/settings.js';
 import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
+import { checkNumber } from './numeric-settings.js';
 
-/** Reads DESIGN §6 settings from the environment; every default is the local one. */
+/** Reads the settings README.md lists from the environment; every default is the local one. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const port = Number(env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got "${env.PORT}")`);
+  const port = checkNumber('port', Number(env.PORT ?? 8787), env.PORT);
   const flag = (value: string | undefined, fallback: boolean) =>
     value === undefined ? fallback : !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
   const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -25,6 +25,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     allowLoopbackClientMetadata: flag(env.ALLOW_LOOPBACK_CLIENT_METADATA, false),
     ...oidcSettings(env),
     trustProxyHops: proxyHops(env.TRUST_PROXY),
+    refreshBudgetPerHour: refreshBudget(env.REFRESH_BUDGET_PER_HOUR),
     logLevel: env.LOG_LEVEL ?? 'info',
     ...operatorSettings(env),
   };
@@ -72,14 +73,15 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
   return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
 }
 
+/** REFRESH_BUDGET_PER_HOUR: manual refreshes each owner may start per hour; 60 when unset or empty. */
+function refreshBudget(value: string | undefined): number {
+  return checkNumber('refreshBudgetPerHour', value === undefined || value === '' ? 60 : Number(value), value);
+}
+
 /** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */
 function proxyHops(value: string | undefined): number {
   const text = value?.trim().toLowerCase() ?? '';
   if (text === '' || ['0', 'false', 'no', 'off'].includes(text)) return 0;
   if (['true', 'yes', 'on'].includes(text)) return 1;
-  const hops = Number(text);
-  if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
-    throw new Error(`TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10 (got "${value}")`);
-  }
-  return hops;
+  return checkNumber('trustProxyHops', Number(text), value);
 }

@@ -96,6 +96,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   const container = new Container({ defaultScope: 'Singleton', autobind: true });
   const closers: Array<() => Promise<void>> = [];
   let migrationsApplied: string[] = [];
+  let databaseUrl: string | null = null;
   container.bind<SettingsPort>(Settings).toConstantValue(settings);
   container.bind<Clock>(Clock).toConstantValue(options.clock ?? systemClock);
   const logger = options.logger ?? createLogger(settings);
@@ -112,6 +113,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
       ? { url: settings.databaseUrl, stop: async () => {} }
       : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server', logger: logger.child({ component: 'embedded-database' }) });
     closers.push(() => database.stop());
+    databaseUrl = database.url;
     const dataSource = await openDataSource(database.url, { migrate: false });
     closers.push(() => dataSource.destroy());
     migrationsApplied = await migrate(dataSource, { exclusive: settings.databaseUrl !== null });
@@ -192,7 +194,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   }
 
   // --- refresh and connections ---
-  await bindRefreshAndConnections(container, settings, { ...options, logger, telemetry }, closers);
+  await bindRefreshAndConnections(container, settings, databaseUrl, { ...options, logger, telemetry }, closers);
 
   // --- the web app's dashboards pages (their own read model) ---
   container

@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import type { Settings } from '../application/ports/settings.js';
 import { ConnectionStore } from '../application/ports/connection-store.js';
 import { RefreshStateStore } from '../application/ports/refresh-state-store.js';
-import { RefreshQueue } from '../application/ports/job-queue.js';
+import { RefreshQueue } from '../application/ports/refresh-queue.js';
 import { MetricsSandbox, SelfMetrics, Warehouse } from '../application/ports/warehouse.js';
 import { SqlValidator } from '../application/ports/sql-validator.js';
 import { PageRenderer } from '../application/ports/page-renderer.js';
@@ -17,7 +17,7 @@ import { SelfMetricsService } from '../application/connections/self-metrics.js';
 import { SpecPublisherService } from '../application/refresh/spec-publisher-service.js';
 import { RefreshDashboard } from '../application/refresh/refresh-dashboard.js';
 import { RefreshScheduler } from '../application/refresh/refresh-scheduler.js';
-import { RefreshOptions, refreshOptionsFromEnv } from '../application/refresh/refresh-options.js';
+import { RefreshOptions } from '../application/refresh/refresh-options.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { MemoryConnectionStore } from '../adapters/memory/memory-connection-store.js';
 import { MemoryRefreshStateStore } from '../adapters/memory/memory-refresh-state-store.js';
@@ -27,14 +27,14 @@ import { TypeormFileSweeper } from '../adapters/typeorm/typeorm-file-sweeper.js'
 import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../application/ports/file-sweeper.js';
 import { PgWarehouse } from '../adapters/warehouse/pg-warehouse.js';
 import { DnsWarehouseAddressPolicy, type ServiceDatabase } from '../adapters/warehouse/dns-address-policy.js';
-import { WarehouseAddressPolicy } from '../application/ports/network-policy.js';
+import { WarehouseAddressPolicy } from '../application/ports/warehouse-address-policy.js';
 import { PolicedWarehouse } from '../application/connections/policed-warehouse.js';
 import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandbox.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { LibpgQueryValidator } from '../adapters/sql/libpg-query-validator.js';
 import { LazyPageRenderer } from '../adapters/render/lazy-page-renderer.js';
-import type { RefreshJob } from '../application/ports/job-queue.js';
+import type { RefreshJob } from '../application/ports/refresh-queue.js';
 import { noTelemetry, type Telemetry } from '../application/ports/telemetry.js';
 import type { PromTelemetry } from '../adapters/metrics/prom-telemetry.js';
 import type { Logger } from './logger.js';
@@ -50,14 +50,19 @@ export interface RefreshBuildOptions {
 export async function bindRefreshAndConnections(
   container: Container,
   settings: Settings,
+  /** The URL the service's data source opened (DATABASE_URL or the embedded database's); null in memory. */
+  databaseUrl: string | null,
   options: RefreshBuildOptions,
   closers: Array<() => Promise<void>>,
 ): Promise<void> {
-  if (!container.isBound(SqlValidator)) container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
-  if (!container.isBound(PageRenderer)) container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
-  container.bind<RefreshOptions>(RefreshOptions).toConstantValue(refreshOptionsFromEnv());
+  container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
+  container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
+  container.bind<RefreshOptions>(RefreshOptions).toConstantValue({ budgetPerHour: settings.refreshBudgetPerHour });
   const validator = container.get<SqlValidator>(SqlValidator);
-  const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase: serviceDatabase(container, settings, options) });
+  // No warehouse URL may name the database the service stores everything in (any database name on the
+  // embedded server, which is the service's alone).
+  const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl, anyDatabaseName: settings.databaseUrl === null } : null;
+  const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase });
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
   container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));
   const sandbox = new PgliteMetricsSandbox(validator);
@@ -94,7 +99,7 @@ export async function bindRefreshAndConnections(
       throw err;
     }
   };
-  if (options.storage === 'memory') {
+  if (!databaseUrl) {
     container.bind<ConnectionStore>(ConnectionStore).toConstantValue(new MemoryConnectionStore());
     container.bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new MemoryRefreshStateStore());
     const queue = new MemoryRefreshQueue();
@@ -114,9 +119,7 @@ export async function bindRefreshAndConnections(
   container.bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
   container.bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));
   container.bind<FileSweeper>(FileSweeper).toConstantValue(new TypeormFileSweeper(dataSource));
-  const url = (dataSource.options as { url?: string }).url;
-  if (!url) throw new Error('the refresh queue needs the database URL');
-  const queue = new PgBossRefreshQueue(url, { worker: workers, logger: options.logger?.child({ component: 'pg-boss' }), stopTimeoutMs: settings.shutdownGraceSeconds * 1000 });
+  const queue = new PgBossRefreshQueue(databaseUrl, { worker: workers, logger: options.logger?.child({ component: 'pg-boss' }), stopTimeoutMs: settings.shutdownGraceSeconds * 1000 });
   options.telemetry?.observeQueueDepth?.(() => queue.depth());
   closers.push(() => queue.close());
   container.bind<RefreshQueue>(RefreshQueue).toConstantValue(queue);
@@ -132,13 +135,3 @@ export async function bindRefreshAndConnections(
   }
 }
 
-/**
- * The database this container stores everything in, which no warehouse URL may name: DATABASE_URL, or
- * the embedded database's loopback URL (the one the data source actually opened, attached or started).
- */
-function serviceDatabase(container: Container, settings: Settings, options: RefreshBuildOptions): ServiceDatabase | null {
-  if (options.storage === 'memory') return null;
-  const url = (container.get(DataSource).options as { url?: string }).url;
-  if (!url) throw new Error('the warehouse address policy needs the service database URL');
-  return { url, anyDatabaseName: settings.databaseUrl === null };
-}

@@ -1,4 +1,4 @@
-import type { RefreshJob, RefreshQueue } from '../../application/ports/job-queue.js';
+import type { RefreshJob, RefreshQueue } from '../../application/ports/refresh-queue.js';
 
 /**
  * A single-process refresh queue (memory storage): jobs run one at a time in arrival order, and a

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { RefreshJob, RefreshQueue } from '../../application/ports/job-queue.js';
+import type { RefreshJob, RefreshQueue } from '../../application/ports/refresh-queue.js';
 
 export const REFRESH_QUEUE = 'dashpub-refresh';
 export const TICK_QUEUE = 'dashpub-refresh-tick';

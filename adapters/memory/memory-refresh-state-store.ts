@@ -39,7 +39,10 @@ export class MemoryRefreshStateStore implements RefreshStateStore {
     return mine.length ? copy(mine.reduce((a, b) => (b.startedAt.getTime() >= a.startedAt.getTime() ? b : a))) : null;
   }
   async runsOf(dashboardIds: string[]): Promise<RefreshRun[]> {
-    return this.runs.filter((r) => dashboardIds.includes(r.dashboardId)).map(copy);
+    return this.runs
+      .filter((r) => dashboardIds.includes(r.dashboardId))
+      .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(copy);
   }
   async setLiveRender(render: LiveRender): Promise<void> {
     this.renders.set(render.dashboardId, copy(render));

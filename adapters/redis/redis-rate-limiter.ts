@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiter } from '../../application/ports/rate-limiter.js';
 
 /** pino's calling convention; `info` is optional so a bare `{ warn }` will do. */
@@ -17,33 +18,46 @@ export interface RedisRateLimiterOptions {
   warnIntervalMs?: number;
 }
 
-/**
- * One fixed window per key, started by its first hit: the count and the expiry are set atomically, and the
- * window lives on Redis' clock, so every instance sharing the Redis shares one budget whatever its own clock.
- */
-const FIXED_WINDOW = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 or redis.call('PTTL', KEYS[1]) < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-end
-return count
-`;
-
-type ScriptedRedis = Redis & { dashpubFixedWindow(key: string, windowMs: number): Promise<number> };
-
 const consoleLogger: LimiterLogger = { warn: (data, message) => console.warn(message, data) };
 
 /**
- * Shared fixed-window counters in Redis. Fail open (spec): while Redis is unreachable or slow, `consume`
- * answers true within `timeoutMs`, warns at most once per interval, and uses Redis again as soon as the
- * client has reconnected. Nothing queues while Redis is away, so no burst of stale commands follows.
+ * The insurance limiter rate-limiter-flexible falls back to when Redis errs. It admits everything, because
+ * counting per process while Redis is away would hand each instance its own budget; it only records that it
+ * answered, so the adapter can tell a Redis answer from a fail-open one.
+ */
+class FailOpenInsurance extends RateLimiterMemory {
+  readonly answered = new WeakSet<RateLimiterRes>();
+
+  constructor(private readonly onUse: () => void) {
+    super({ points: Number.MAX_SAFE_INTEGER, duration: 1 });
+  }
+
+  override async consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
+    this.onUse();
+    const res = await super.consume(key, points, options);
+    this.answered.add(res);
+    return res;
+  }
+}
+
+/**
+ * Shared fixed-window counters in Redis (rate-limiter-flexible's `RateLimiterRedis`: one window per key,
+ * started by its first hit, count and expiry set atomically on Redis' clock, so every instance sharing the
+ * Redis shares one budget). Fail open (docs/decisions.md): while Redis is unreachable or slow, `consume`
+ * answers true within `timeoutMs` through the insurance limiter, warns at most once per interval, and uses
+ * Redis again as soon as the client has reconnected. Nothing queues while Redis is away, so no burst of
+ * stale commands follows.
  */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly client: ScriptedRedis;
+  private readonly client: Redis;
   private readonly timeoutMs: number;
   private readonly keyPrefix: string;
   private readonly logger: LimiterLogger;
   private readonly warnIntervalMs: number;
+  private readonly insurance: FailOpenInsurance;
+  /** One library limiter per bucket and window shape; the port passes both on every call. */
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+  private lastError: Error | undefined;
   private lastWarnAt = -Infinity;
   private failing = false;
   /** True until the first connection attempt succeeds or fails. */
@@ -55,15 +69,16 @@ export class RedisRateLimiter implements RateLimiter {
     this.keyPrefix = options.keyPrefix ?? 'dashpub:rl:';
     this.logger = options.logger ?? consoleLogger;
     this.warnIntervalMs = options.warnIntervalMs ?? 60_000;
+    this.insurance = new FailOpenInsurance(() => this.degraded());
     this.client = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 1000,
+      // Bounds a slow Redis: the command fails after timeoutMs and the insurance limiter answers.
       commandTimeout: this.timeoutMs,
       // Keep reconnecting forever, at most a second apart, so the limiter comes back on its own.
       retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-    }) as ScriptedRedis;
-    this.client.defineCommand('dashpubFixedWindow', { numberOfKeys: 1, lua: FIXED_WINDOW });
+    });
     this.firstAttempt = new Promise((resolve) => {
       const settle = () => {
         this.connecting = false;
@@ -73,21 +88,27 @@ export class RedisRateLimiter implements RateLimiter {
       this.client.once('error', settle);
       this.client.once('close', settle);
     });
-    this.client.on('error', (err: Error) => this.degraded(err));
+    this.client.on('error', (err: Error) => {
+      this.lastError = err;
+      this.degraded();
+    });
   }
 
   async consume(bucket: string, key: string, points: number, windowSeconds: number): Promise<boolean> {
-    const started = Date.now();
+    // Only the first connection attempt is worth waiting for; after that a missing Redis fails open at once.
+    // A first attempt that outlasts the wait is not an error here: the limiter below then fails open.
+    if (this.connecting) await this.within(this.firstAttempt, this.timeoutMs).catch(() => undefined);
     try {
-      // Only the first connection attempt is worth waiting for; after that a missing Redis fails open at once.
-      if (this.connecting) await this.within(this.firstAttempt, this.timeoutMs);
-      const remaining = Math.max(1, this.timeoutMs - (Date.now() - started));
-      const count = await this.within(this.client.dashpubFixedWindow(`${this.keyPrefix}${bucket}:${key}`, windowSeconds * 1000), remaining);
-      this.recovered();
-      return Number(count) <= points;
-    } catch (err) {
-      this.degraded(err);
+      const res = await this.limiter(bucket, points, windowSeconds).consume(key);
+      if (!this.insurance.answered.has(res)) this.recovered();
       return true;
+    } catch (refused) {
+      if (refused instanceof RateLimiterRes) {
+        this.recovered();
+        return false;
+      }
+      // The insurance limiter never throws, so this is a bug in the wiring, not Redis being away.
+      throw refused;
     }
   }
 
@@ -115,6 +136,25 @@ export class RedisRateLimiter implements RateLimiter {
     this.client.disconnect();
   }
 
+  private limiter(bucket: string, points: number, windowSeconds: number): RateLimiterRedis {
+    const id = `${bucket}\u0000${points}\u0000${windowSeconds}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.client,
+        // The library joins prefix and key with ':', so keys stay `dashpub:rl:<bucket>:<key>`.
+        keyPrefix: `${this.keyPrefix}${bucket}`,
+        points,
+        duration: windowSeconds,
+        // Not connected: go straight to the insurance limiter instead of erring on the offline queue.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: this.insurance,
+      });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
   private within<T>(work: Promise<T>, ms: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -124,18 +164,19 @@ export class RedisRateLimiter implements RateLimiter {
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }
 
-  private degraded(err: unknown): void {
+  private degraded(): void {
     this.failing = true;
     const now = Date.now();
     if (now - this.lastWarnAt < this.warnIntervalMs) return;
     this.lastWarnAt = now;
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = this.lastError?.message ?? `no answer within ${this.timeoutMs} ms`;
     this.logger.warn({ reason }, 'rate limiter: Redis unavailable, allowing requests (fail open)');
   }
 
   private recovered(): void {
     if (!this.failing) return;
     this.failing = false;
+    this.lastError = undefined;
     this.logger.info?.({}, 'rate limiter: Redis reachable again, limits enforced');
   }
 }

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { WarehouseAddressPolicy } from '../../application/ports/network-policy.js';
+import type { WarehouseAddressPolicy } from '../../application/ports/warehouse-address-policy.js';
 import { DomainError } from '../../domain/errors.js';
 import { privateWarehouseHost, serviceOwnDatabase, socketWarehouseHost } from '../../domain/warehouse-refusals.js';
 import { canonicalAddress, classifyAddress } from './address-ranges.js';

@@ -1,6 +1,6 @@
 import type { Settings } from '../ports/settings.js';
 
-/** Where the authorization server's documents and endpoints live (DESIGN §5 "Transport details"). */
+/** Where the authorization server's documents and endpoints live: all on the API host (`BASE_URL`). */
 export interface OAuthUrls {
   /** Equal to `{base_url}` exactly. */
   issuer: string;

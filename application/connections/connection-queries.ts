@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify';
 import { parseConnectionRef, connectionRefText } from '../../domain/connection-ref.js';
-import { invalid, typeName } from '../../domain/errors.js';
 import { ConnectionStore } from '../ports/connection-store.js';
 import { SqlValidator } from '../ports/sql-validator.js';
 import type { Principal } from '../ports/token-verifier.js';
@@ -11,12 +10,22 @@ import { connectionView, type ConnectionView } from './manage-connections.js';
 
 export const SAMPLE_ROWS = 5;
 
-export interface ValidationResult {
-  valid: true;
+/** introspect_schema's input: `"self"` or a connection id, as sent (its rules word the refusals). */
+export interface ConnectionArg {
+  connection?: string;
+}
+
+/** validate_cube_sql's input. */
+export interface SqlCheck extends ConnectionArg {
+  sql: string;
+}
+
+/** A query that parsed, EXPLAINed and ran: its normalised statement, result columns and first rows. */
+export interface ValidatedSql {
   connection: string;
   statement: string;
   columns: ResultColumn[];
-  sample_rows: Array<Record<string, unknown>>;
+  sampleRows: Array<Record<string, unknown>>;
   warnings: string[];
 }
 
@@ -40,22 +49,21 @@ export class ConnectionQueries {
     return (await this.store.list(scope)).map(connectionView);
   }
 
-  async introspect(principal: Principal, args: Record<string, unknown>): Promise<{ connection: string; tables: TableInfo[] }> {
-    const ref = parseConnectionRef(args.connection);
+  async introspect(principal: Principal, input: ConnectionArg): Promise<{ connection: string; tables: TableInfo[] }> {
+    const ref = parseConnectionRef(input.connection);
     const target = await this.scopes.resolve(principal, undefined);
     const { sql } = await this.access.sqlTarget(principal, target, ref);
     return { connection: connectionRefText(ref), tables: await sql.introspect() };
   }
 
-  async validate(principal: Principal, args: Record<string, unknown>): Promise<ValidationResult> {
-    if (typeof args.sql !== 'string') throw invalid(`sql must be a string (got ${typeName(args.sql)})`);
-    const ref = parseConnectionRef(args.connection);
+  async validate(principal: Principal, check: SqlCheck): Promise<ValidatedSql> {
+    const ref = parseConnectionRef(check.connection);
     // Parse first: a syntax error needs no connection and costs nothing.
-    const { statement } = await this.validator.validate(args.sql);
+    const { statement } = await this.validator.validate(check.sql);
     const target = await this.scopes.resolve(principal, undefined);
     const { sql, warnings } = await this.access.sqlTarget(principal, target, ref);
     await sql.explain(statement);
     const sample = await sql.run(statement, { rowCap: SAMPLE_ROWS });
-    return { valid: true, connection: connectionRefText(ref), statement, columns: sample.columns, sample_rows: sample.rows, warnings };
+    return { connection: connectionRefText(ref), statement, columns: sample.columns, sampleRows: sample.rows, warnings };
   }
 }

@@ -3,7 +3,7 @@ import { inject, injectable } from 'inversify';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
-import { WarehouseAddressPolicy } from '../ports/network-policy.js';
+import { WarehouseAddressPolicy } from '../ports/warehouse-address-policy.js';
 import { ConnectionStore, type ConnectionRecord, type ConnectionScope } from '../ports/connection-store.js';
 import { Warehouse } from '../ports/warehouse.js';
 

@@ -1,4 +1,4 @@
-import type { WarehouseAddressPolicy } from '../ports/network-policy.js';
+import type { WarehouseAddressPolicy } from '../ports/warehouse-address-policy.js';
 import type { QueryResult, RunLimits, SqlTarget, TableInfo, Warehouse } from '../ports/warehouse.js';
 
 /**

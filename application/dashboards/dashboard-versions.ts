@@ -10,10 +10,15 @@ import { DashboardStore, type DashboardReads } from '../ports/dashboard-store.js
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type Loaded } from './lookup.js';
+import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
 import { commitNewVersion, pruneSnapshots } from './versioning.js';
 import { dashboardView, versionView, type DashboardView, type VersionView } from './views.js';
-import { parseIncludeBody, pickFilename, readBody, type BodyView } from './get-dashboard.js';
+import { parseIncludeBody, pickFilename, readBody, type BodyRequest, type BodyView } from './get-dashboard.js';
+
+/** One version of a dashboard, as a versions tool names it. */
+export interface VersionRef extends DashboardRef {
+  version_id: string;
+}
 
 const versionNotFound = (slug: string, id: string) =>
   new DomainError('not_found', `No version "${id}" of dashboard "${slug}"; list_dashboard_versions shows its versions`);
@@ -35,9 +40,9 @@ export class DashboardVersions {
   ) {}
 
   /** Snapshots (every version but the current one), newest first, at most 50. */
-  async list(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; current_version_id: string; count: number; versions: VersionView[] }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async list(principal: Principal, ref: DashboardRef): Promise<{ slug: string; url: string; current_version_id: string; count: number; versions: VersionView[] }> {
+    const target = await this.scopes.resolve(principal, ref.workspace);
+    const slug = validateSlug(ref.slug);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const snapshots = (await this.store.listVersions(loaded.dashboard.id))
       .filter((v) => v.id !== loaded.dashboard.currentVersionId)
@@ -47,28 +52,28 @@ export class DashboardVersions {
     return { slug: loaded.dashboard.slug, url: view.url, current_version_id: loaded.dashboard.currentVersionId, count: snapshots.length, versions: snapshots };
   }
 
-  async get(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; version: VersionView; body: BodyView | null }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const versionId = validateVersionId(args.version_id);
-    const includeBody = args.include_body === undefined || args.include_body === null ? true : parseIncludeBody(args.include_body);
+  /** The body is included unless `include_body` is false. */
+  async get(principal: Principal, query: VersionRef & BodyRequest): Promise<{ slug: string; url: string; version: VersionView; body: BodyView | null }> {
+    const target = await this.scopes.resolve(principal, query.workspace);
+    const slug = validateSlug(query.slug);
+    const versionId = validateVersionId(query.version_id);
+    const includeBody = query.include_body === undefined || query.include_body === null ? true : parseIncludeBody(query.include_body);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const version = await findVersion(this.store, loaded, slug, versionId);
     return {
       slug: loaded.dashboard.slug,
       url: canonicalUrl(this.settings, subdomainOf(target), loaded.dashboard.slug),
       version: versionView(version, loaded.dashboard.currentVersionId),
-      body: includeBody ? await readBody(this.store, version.files, pickFilename(args.filename, version.files)) : null,
+      body: includeBody ? await readBody(this.store, version.files, pickFilename(query.filename, version.files)) : null,
     };
   }
 
   /** Names (protects from the prune) or, with null, unnames a version. */
-  async name(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; version: VersionView }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const versionId = validateVersionId(args.version_id);
-    if (!('name' in args)) throw invalid('name is required: a string to name the version, or null to remove its name');
-    const name = parseVersionName(args.name);
+  async name(principal: Principal, command: VersionRef & { name: string | null }): Promise<{ slug: string; url: string; version: VersionView }> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const slug = validateSlug(command.slug);
+    const versionId = validateVersionId(command.version_id);
+    const name = parseVersionName(command.name);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
       const version = await findVersion(tx, loaded, slug, versionId);
@@ -85,10 +90,10 @@ export class DashboardVersions {
   }
 
   /** Makes an earlier version's content the new current version; the replaced state becomes a snapshot. */
-  async restore(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; restored_from: string; version_id: string }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const versionId = validateVersionId(args.version_id);
+  async restore(principal: Principal, ref: VersionRef): Promise<{ dashboard: DashboardView; restored_from: string; version_id: string }> {
+    const target = await this.scopes.resolve(principal, ref.workspace);
+    const slug = validateSlug(ref.slug);
+    const versionId = validateVersionId(ref.version_id);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
       const source = await findVersion(tx, loaded, slug, versionId);

@@ -6,7 +6,7 @@ import { DashboardStore } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget } from './lookup.js';
+import { loadDashboard, noDashboardInTarget, type DashboardRef } from './lookup.js';
 
 /** delete_dashboard: removes the dashboard with its versions and aliases. */
 @injectable()
@@ -17,9 +17,9 @@ export class DeleteDashboard {
     @inject(Settings) private readonly settings: Settings,
   ) {}
 
-  async execute(principal: Principal, args: Record<string, unknown>): Promise<{ slug: string; url: string; versions_deleted: number }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async execute(principal: Principal, ref: DashboardRef): Promise<{ slug: string; url: string; versions_deleted: number }> {
+    const target = await this.scopes.resolve(principal, ref.workspace);
+    const slug = validateSlug(ref.slug);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const { dashboard } = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
       const versions = await tx.listVersions(dashboard.id);

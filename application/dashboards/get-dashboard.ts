@@ -6,7 +6,7 @@ import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import { loadDashboard, noDashboardInAccount } from './lookup.js';
+import { loadDashboard, noDashboardInAccount, type DashboardRef } from './lookup.js';
 import { dashboardView, type DashboardView } from './views.js';
 
 export const INLINE_BODY_LIMIT = 1_048_576;
@@ -51,6 +51,12 @@ export function parseIncludeBody(value: unknown): boolean {
   return value;
 }
 
+/** Which file's body to return, if any (null means not given, as for every optional argument). */
+export interface BodyRequest {
+  include_body?: boolean | null;
+  filename?: string | null;
+}
+
 /** get_dashboard: metadata, URL, files and current version; a file's body on request. */
 @injectable()
 export class GetDashboard {
@@ -61,12 +67,12 @@ export class GetDashboard {
     @inject(ServedFiles) private readonly served: ServedFiles,
   ) {}
 
-  async execute(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; alias_of: string | null; body: BodyView | null }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const includeBody = parseIncludeBody(args.include_body);
+  async execute(principal: Principal, query: DashboardRef & BodyRequest): Promise<{ dashboard: DashboardView; alias_of: string | null; body: BodyView | null }> {
+    const target = await this.scopes.resolve(principal, query.workspace);
+    const slug = validateSlug(query.slug);
+    const includeBody = parseIncludeBody(query.include_body);
     const { dashboard, current, viaAlias } = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
-    const bodyFile = pickFilename(args.filename, current.files);
+    const bodyFile = pickFilename(query.filename, current.files);
     return {
       dashboard: dashboardView(this.settings, target, dashboard, current),
       alias_of: viaAlias ? dashboard.slug : null,

@@ -11,6 +11,16 @@ export const noDashboardInTarget = (target: Target, slug: string) =>
     ? new DomainError('not_found', `No dashboard named "${slug}" in that workspace`)
     : noDashboardInAccount(slug);
 
+/**
+ * Which dashboard a tool call is about. The types are checked at the tool edge; the slug's rules (and
+ * what `workspace` means under the grant's lock) are applied by the use case, in its own order.
+ */
+export interface DashboardRef {
+  slug: string;
+  /** As the caller sent it: what it means, or whether it is refused, depends on the grant's lock. */
+  workspace?: unknown;
+}
+
 export interface Loaded {
   dashboard: DashboardRecord;
   current: VersionRecord;

@@ -14,7 +14,7 @@ import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ViewCounter } from '../ports/view-counter.js';
 import { nextRuns } from '../refresh/cron.js';
-import { RefreshTools } from '../refresh/refresh-tools.js';
+import { ManageRefresh } from '../refresh/manage-refresh.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { DeleteDashboard } from './delete-dashboard.js';
 import { DashboardVersions } from './dashboard-versions.js';
@@ -62,7 +62,8 @@ export interface DashboardDetail {
   publishedAt: Date;
   aliases: Array<{ slug: string; url: string }>;
   versions: VersionView[];
-  refresh: Awaited<ReturnType<RefreshTools['status']>> & { next_runs: Date[] };
+  /** The schedule in force (cron and zone, or null), its next runs, and get_refresh_status's warnings. */
+  refresh: { schedule: string | null; timezone: string | null; next_runs: Date[]; warnings: string[] };
   runs: RefreshRun[];
   dailyViews: Array<{ day: string; views: number }>;
   /** Set when the person may start a refresh here; else why not (the tool's own refusal). */
@@ -94,7 +95,7 @@ export class OwnerDashboards {
     @inject(RenameDashboard) private readonly renameDashboard: RenameDashboard,
     @inject(DeleteDashboard) private readonly deleteDashboard: DeleteDashboard,
     @inject(DashboardVersions) private readonly versions: DashboardVersions,
-    @inject(RefreshTools) private readonly refreshTools: RefreshTools,
+    @inject(ManageRefresh) private readonly refreshTools: ManageRefresh,
   ) {}
 
   /** The person's own account first, then their workspaces by name. */
@@ -149,14 +150,14 @@ export class OwnerDashboards {
     ]);
     const perDay = new Map(daily.map((d) => [d.day, d.views]));
     const dailyViews = this.lastDays().map((day) => ({ day, views: perDay.get(day) ?? 0 }));
-    const next = status.schedule && status.timezone ? nextRuns(status.schedule, status.timezone, this.clock.now(), NEXT_RUNS) : [];
+    const next = status.schedule ? nextRuns(status.schedule.cron, status.schedule.timezone, this.clock.now(), NEXT_RUNS) : [];
     return {
       owner,
       dashboard,
       publishedAt: current?.createdAt ?? record.updatedAt,
       aliases: aliases.map((a) => ({ slug: a.slug, url: canonicalUrl(this.settings, owner.name, a.slug) })),
       versions: versions.versions,
-      refresh: { ...status, next_runs: next },
+      refresh: { schedule: status.schedule?.cron ?? null, timezone: status.schedule?.timezone ?? null, next_runs: next, warnings: status.warnings },
       runs,
       dailyViews,
       // The refusal trigger_refresh gives on a workspace target, word for word.
@@ -219,7 +220,7 @@ export class OwnerDashboards {
     if (!/^[a-z0-9-]{1,64}$/.test(ownerName)) throw noSuchOwner();
     const principal = webPrincipal(userId);
     const personal = await this.scopes.personal(userId);
-    const args: Record<string, unknown> = ownerName === subdomainOf(personal) ? {} : { workspace: ownerName };
+    const args: { workspace?: string } = ownerName === subdomainOf(personal) ? {} : { workspace: ownerName };
     let target: Target;
     try {
       target = await this.scopes.resolve(principal, args.workspace);

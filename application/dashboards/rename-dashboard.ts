@@ -8,7 +8,12 @@ import { DashboardStore } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget } from './lookup.js';
+import { loadDashboard, noDashboardInTarget, type DashboardRef } from './lookup.js';
+
+/** rename_dashboard's input. */
+export interface RenameCommand extends DashboardRef {
+  new_slug: string;
+}
 import { dashboardView, type DashboardView } from './views.js';
 
 /**
@@ -24,10 +29,10 @@ export class RenameDashboard {
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; old_slug: string; old_url: string }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const newSlug = validateSlug(args.new_slug, 'new_slug');
+  async execute(principal: Principal, command: RenameCommand): Promise<{ dashboard: DashboardView; old_slug: string; old_url: string }> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const slug = validateSlug(command.slug);
+    const newSlug = validateSlug(command.new_slug, 'new_slug');
     if (newSlug === slug) throw invalid(`new_slug is the same as slug ("${slug}")`);
     const owner = ownerOf(target);
     return this.store.transaction(owner, async (tx) => {

@@ -10,8 +10,21 @@ import { DashboardStore } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget } from './lookup.js';
+import { loadDashboard, noDashboardInTarget, type DashboardRef } from './lookup.js';
 import { dashboardView, type DashboardView } from './views.js';
+
+/**
+ * Metadata a publish or update may change; omitted or null keeps the current value. `name`, `chart` and
+ * `connection` arrive as sent: the metadata rules (domain/metadata.ts) and the connection parser
+ * (domain/connection-ref.ts) word their refusals whatever the value's type.
+ */
+export interface MetadataInput {
+  name?: unknown;
+  tags?: string[] | null;
+  chart?: unknown;
+  visibility?: string | null;
+  connection?: unknown;
+}
 
 /** update_dashboard: metadata only (no new version), with the spec's metadata semantics. */
 @injectable()
@@ -24,12 +37,12 @@ export class UpdateDashboard {
     @inject(ConnectionDirectory) private readonly connections: ConnectionDirectory,
   ) {}
 
-  async execute(principal: Principal, args: Record<string, unknown>): Promise<{ dashboard: DashboardView; changed: string[]; warnings: string[] }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
-    const patch = parseMetadataPatch(args);
-    const connectionGiven = args.connection !== undefined && args.connection !== null;
-    const connection = parseConnectionRef(args.connection);
+  async execute(principal: Principal, command: DashboardRef & MetadataInput): Promise<{ dashboard: DashboardView; changed: string[]; warnings: string[] }> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const slug = validateSlug(command.slug);
+    const patch = parseMetadataPatch({ name: command.name, chart: command.chart, tags: command.tags, visibility: command.visibility });
+    const connectionGiven = command.connection !== undefined && command.connection !== null;
+    const connection = parseConnectionRef(command.connection);
     if (isEmptyPatch(patch) && !connectionGiven) {
       throw invalid('nothing to update: pass at least one of name, tags, chart, visibility or connection');
     }

@@ -1,5 +1,5 @@
 export const Settings = Symbol.for('Settings');
-/** Operator settings (DESIGN §6), resolved once by the composition root. */
+/** Operator settings (the environment variables README.md lists), resolved once by the composition root. */
 export interface Settings {
   port: number;
   host: string;
@@ -35,6 +35,8 @@ export interface Settings {
    * header is ignored and the client address is the socket's, since anyone can send the header.
    */
   trustProxyHops: number;
+  /** REFRESH_BUDGET_PER_HOUR: runs per owner per hour that trigger_refresh may start. */
+  refreshBudgetPerHour: number;
   logLevel: string;
   /**
    * The admin listener (metrics, /readyz, /livez): ADMIN_PORT, null when unset (no listener), bound to

@@ -11,8 +11,7 @@ import { Settings } from '../ports/settings.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
 import { fileEntry } from '../dashboards/file-entries.js';
-
-const encoder = new TextEncoder();
+import { renderSpecFiles } from './render-spec.js';
 
 /**
  * One refresh of one dashboard (the job handler): re-run the current version's queries on the
@@ -65,12 +64,11 @@ export class RefreshDashboard {
     if (!isRefreshable(spec)) throw new Error('the dashboard\'s spec has no queries, so there is nothing to refresh');
     const target = await this.access.forDashboard(dashboard.owner, dashboard.connection);
     const { data, rows } = await runSpecQueries(spec, target);
-    const page = await this.renderer.render(spec, data, {
+    const files = await renderSpecFiles(this.renderer, spec, data, {
       fallbackTitle: dashboard.name,
       renderedAt: this.clock.now(),
       url: canonicalUrl(this.settings, await this.subdomain(dashboard), dashboard.slug),
     });
-    const files = { 'index.html': encoder.encode(page.html), 'data.json': encoder.encode(page.dataJson) };
     const manifest: Manifest = {};
     for (const [name, bytes] of Object.entries(files)) manifest[name] = fileEntry(name, bytes);
     await this.dashboards.transaction(dashboard.owner, async (tx) => {

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { Clock } from '../ports/clock.js';
-import { RefreshQueue } from '../ports/job-queue.js';
+import { RefreshQueue } from '../ports/refresh-queue.js';
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { nextRuns } from './cron.js';
 

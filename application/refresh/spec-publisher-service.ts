@@ -10,8 +10,7 @@ import type { PreparedSpec, SpecPublisher } from '../ports/spec-publisher.js';
 import { SqlValidator } from '../ports/sql-validator.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
-
-const encoder = new TextEncoder();
+import { renderSpecFiles } from './render-spec.js';
 
 /**
  * Spec mode of publish_dashboard. An inline-data spec renders as is (static); a spec with queries has
@@ -46,11 +45,11 @@ export class SpecPublisherService implements SpecPublisher {
       data = result.data;
       warnings.push(...result.warnings);
     }
-    const page = await this.renderer.render(spec, data, {
+    const files = await renderSpecFiles(this.renderer, spec, data, {
       fallbackTitle: input.fallbackTitle,
       renderedAt: this.clock.now(),
       url: canonicalUrl(this.settings, subdomainOf(input.target), input.slug),
     });
-    return { spec, files: { 'index.html': encoder.encode(page.html), 'data.json': encoder.encode(page.dataJson) }, warnings };
+    return { spec, files, warnings };
   }
 }

@@ -40,7 +40,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The three surfaces behind one Koa app, routed by Host (DESIGN §1). */
+/** The three surfaces behind one Koa app, routed by Host (docs/architecture.md, "Layers"). */
 export function createKoaApp(container: Container, settings: Settings, logger: Logger = createLogger(settings)): Koa {
   const koa = new Koa(koaOptions(settings));
   const mcp = createMcpEndpoint({

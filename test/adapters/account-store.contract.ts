@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { DomainError } from '../../domain/errors.js';
 import type { AccountStore } from '../../application/ports/account-store.js';
+import { aUser } from '../support/mothers.js';
 import { refusal } from '../support/refusal.js';
 
 export interface AccountStoreHarness {
@@ -27,8 +28,7 @@ export function describeAccountStoreContract(name: string, makeStore: () => Prom
       await harness?.close();
     });
 
-    const addUser = (handle = unique('u'), email = `${handle}@example.com`) =>
-      store.createUser({ handle, email, passwordHash: null, plan: 'free' });
+    const addUser = (handle = unique('u'), email = `${handle}@example.com`) => aUser(store, { handle, email });
 
     it('creates users and finds them by id, handle and email (case-insensitively)', async () => {
       const handle = unique('ada');

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { OwnerRef } from '../../domain/scope.js';
 import type { DashboardRecord, DashboardStore, DashboardWrites, VersionRecord } from '../../application/ports/dashboard-store.js';
 import { refusal } from '../support/refusal.js';
+import { aDashboard } from '../support/mothers.js';
 
 export interface DashboardStoreHarness {
   store: DashboardStore;
@@ -13,23 +14,8 @@ const user = (): OwnerRef => ({ kind: 'user', id: randomUUID() });
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, seconds));
 
-function dashboard(owner: OwnerRef, slug: string, extra: Partial<DashboardRecord> = {}): DashboardRecord {
-  return {
-    id: randomUUID(),
-    owner,
-    slug,
-    name: `Dashboard ${slug}`,
-    tags: [],
-    chart: null,
-    visibility: 'public',
-    connection: 'self',
-    currentVersionId: randomUUID(),
-    createdBy: randomUUID(),
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...extra,
-  };
-}
+const dashboard = (owner: OwnerRef, slug: string, extra: Partial<DashboardRecord> = {}): DashboardRecord =>
+  aDashboard(owner, { slug, createdBy: randomUUID(), createdAt: at(0), updatedAt: at(0), ...extra });
 
 function version(dashboardId: string, seq: number, extra: Partial<VersionRecord> = {}): VersionRecord {
   return {

@@ -7,7 +7,8 @@ import { TypeormAccountStore } from '../../adapters/typeorm/typeorm-account-stor
 import { TypeormOAuthStore } from '../../adapters/typeorm/typeorm-oauth-store.js';
 import type { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { describeOAuthStoreContract, type OAuthStoreFixture } from './oauth-store-contract.js';
+import { describeOAuthStoreContract, type OAuthStoreFixture } from './oauth-store.contract.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 const name = () => `u${randomBytes(5).toString('hex')}`;
 
@@ -15,10 +16,10 @@ function accountsFixture(accounts: AccountStore): Pick<OAuthStoreFixture, 'newUs
   return {
     newUser: async () => {
       const handle = name();
-      return (await accounts.createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan: 'free' })).id;
+      return (await aUser(accounts, { handle })).id;
     },
     newWorkspace: async () => {
-      const workspace = await accounts.createWorkspace({ slug: name(), name: 'Team' });
+      const workspace = await aWorkspace(accounts, { slug: name() });
       return { id: workspace.id, slug: workspace.slug };
     },
   };

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
+import { refusal } from '../support/refusal.js';
 import { OpenIdIdentityProvider } from '../../adapters/oidc/openid-identity-provider.js';
-import { DomainError } from '../../domain/errors.js';
 import { startFakeOidcProvider, type FakeOidcProvider } from '../support/fake-oidc-provider.js';
 import { request } from '../support/http.js';
-import { rejection } from '../support/oauth-kit.js';
 
 const REDIRECT_URI = 'http://app.localhost:8787/sign-in/oidc/callback';
 
@@ -45,15 +44,15 @@ describe('adapter: OpenID Connect identity provider (openid-client)', function (
   it('refuses a wrong PKCE verifier (the provider refuses the code)', async () => {
     fake.signInAs({ sub: 'pub-4', email: 'y@example.com' });
     const { authorizationUrl, checks } = await provider.beginSignIn();
-    const error = await rejection(provider.completeSignIn(await answerFor(authorizationUrl), { ...checks, codeVerifier: `${checks.codeVerifier}x` }), DomainError);
+    const error = await refusal(provider.completeSignIn(await answerFor(authorizationUrl), { ...checks, codeVerifier: `${checks.codeVerifier}x` }));
     expect(error.code).to.equal('unauthenticated');
   });
 
   it('says the provider cannot be reached when discovery fails, and tries again next time', async () => {
     const down = new OpenIdIdentityProvider({ issuer: 'http://127.0.0.1:9', clientId: 'c', clientSecret: null, displayName: 'Fake', redirectUri: REDIRECT_URI });
-    const error = await rejection(down.beginSignIn(), DomainError);
+    const error = await refusal(down.beginSignIn());
     expect([error.code, error.message]).to.deep.equal(['unavailable', 'Fake cannot be reached right now. Try again in a moment, or sign in with your password.']);
-    expect((await rejection(down.beginSignIn(), DomainError)).code).to.equal('unavailable');
+    expect((await refusal(down.beginSignIn())).code).to.equal('unavailable');
   });
 
   it('discovers once and keeps the result', async () => {
@@ -67,7 +66,7 @@ describe('adapter: OpenID Connect identity provider (openid-client)', function (
     const port = new URL(fake.issuer).port;
     const remote = new OpenIdIdentityProvider({ issuer: `http://[::ffff:127.0.0.1]:${port}`, clientId: 'c', clientSecret: null, displayName: 'Fake', redirectUri: REDIRECT_URI });
     const before = fake.discoveryRequests;
-    expect((await rejection(remote.beginSignIn(), DomainError)).code).to.equal('unavailable');
+    expect((await refusal(remote.beginSignIn())).code).to.equal('unavailable');
     expect(fake.discoveryRequests).to.equal(before);
   });
 });

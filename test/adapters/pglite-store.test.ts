@@ -12,6 +12,7 @@ import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-
 import type { DomainError } from '../../domain/errors.js';
 import { describeAccountStoreContract } from './account-store.contract.js';
 import { describeDashboardStoreContract } from './dashboard-store.contract.js';
+import { aUser } from '../support/mothers.js';
 
 const isAlive = (pid: number) => {
   try {
@@ -55,7 +56,7 @@ describe('embedded PGlite (child process behind a loopback socket)', function ()
   it('records its address while running, so another process attaches instead of opening the data', async () => {
     const recorded = JSON.parse(readFileSync(record, 'utf8'));
     expect(recorded).to.include({ state: 'running', pid: embedded.pid, ownerPid: process.pid, url: embedded.url, role: 'server' });
-    await new TypeormAccountStore(dataSource).createUser({ handle: 'seen-by-cli', email: 'cli@example.com', passwordHash: null, plan: 'free' });
+    await aUser(new TypeormAccountStore(dataSource), { handle: 'seen-by-cli', email: 'cli@example.com' });
     const attached = await attachOrStartEmbedded(dataDir, { role: 'cli' });
     expect(attached).to.include({ url: embedded.url, pid: embedded.pid, attached: true });
     const client = new pg.Client({ connectionString: attached.url });
@@ -120,7 +121,7 @@ describe('embedded PGlite (child process behind a loopback socket)', function ()
 
   it('keeps the data across a stop and a start', async () => {
     const accounts = new TypeormAccountStore(dataSource);
-    const user = await accounts.createUser({ handle: 'persisted', email: 'persisted@example.com', passwordHash: null, plan: 'pro' });
+    const user = await aUser(accounts, { handle: 'persisted', plan: 'pro' });
     await dataSource.destroy();
     await embedded.stop();
     expect(existsSync(record)).to.equal(false);

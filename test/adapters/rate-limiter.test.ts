@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../../adapters/redis/redis-rate-limiter.js';
-import { describeRateLimiterContract } from './rate-limiter-contract.js';
+import { describeRateLimiterContract } from './rate-limiter.contract.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

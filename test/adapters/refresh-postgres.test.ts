@@ -13,10 +13,11 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
 import { ConnectionStore } from '../../application/ports/connection-store.js';
 import { AccountStore } from '../../application/ports/account-store.js';
-import type { RefreshJob } from '../../application/ports/job-queue.js';
+import type { RefreshJob } from '../../application/ports/refresh-queue.js';
 import { ownerOf } from '../../domain/scope.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
+import { aPrincipal, aWorkspace } from '../support/mothers.js';
 
 const SECRET = 'refresh-test-secret';
 
@@ -163,7 +164,7 @@ describe('connections and refresh on PostgreSQL', function () {
       expect(target).to.be.an('object');
       // nextval writes a sequence: a read-only transaction refuses it.
       await sql(warehouse.url, 'CREATE SEQUENCE IF NOT EXISTS s');
-      const { principal } = { principal: { userId: user.id, grantId: 'g', lock: { kind: 'personal' as const }, scope: '' } };
+      const principal = aPrincipal(user.id, { grantId: 'g' });
       const own = (await connections().list({ kind: 'personal', userId: user.id }))[0]!;
       const r = await tools.call(principal, 'validate_cube_sql', { sql: "SELECT nextval('s')", connection: own.id });
       expect(r.isError).to.equal(true);
@@ -326,7 +327,7 @@ describe('connections and refresh on PostgreSQL', function () {
     it('warns that a workspace dashboard bound to a personal connection can never refresh, on dry_run too', async () => {
       const { user, principal, connection } = await proWithConnection();
       const accounts = app.container.get<AccountStore>(AccountStore);
-      const workspace = await accounts.createWorkspace({ slug: uniq('ws'), name: 'Team' });
+      const workspace = await aWorkspace(accounts, { slug: uniq('ws') });
       await accounts.addMember(workspace.id, user.id, 'admin');
       const locked = { ...principal, lock: { kind: 'workspace' as const, workspaceId: workspace.id, workspaceSlug: workspace.slug } };
       for (const dry_run of [true, false]) {

@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import { DomainError } from '../../domain/errors.js';
+import { refusal } from '../support/refusal.js';
 import { LibpgQueryValidator, MAX_SQL_CHARS } from '../../adapters/sql/libpg-query-validator.js';
 
 const validator = new LibpgQueryValidator();
 
-async function refusal(sql: unknown): Promise<DomainError> {
-  try {
-    await validator.validate(sql as string);
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error(`expected a refusal of ${JSON.stringify(sql)}`);
-}
-const message = async (sql: unknown) => (await refusal(sql)).message;
+const refusalOf = (sql: unknown) => refusal(validator.validate(sql as string));
+const message = async (sql: unknown) => (await refusalOf(sql)).message;
 const statement = async (sql: string) => (await validator.validate(sql)).statement;
 
 describe('adapters: libpg-query SQL validator', () => {
@@ -113,7 +105,7 @@ describe('adapters: libpg-query SQL validator', () => {
     ];
     for (const [sql, expected] of refused) {
       it(JSON.stringify(sql), async () => {
-        const err = await refusal(sql);
+        const err = await refusalOf(sql);
         expect(err.code).to.equal('invalid_argument');
         expect(err.message).to.equal(expected);
       });
@@ -140,7 +132,7 @@ describe('adapters: libpg-query SQL validator', () => {
     ];
     for (const [sql, expected] of errors) {
       it(JSON.stringify(sql), async () => {
-        const err = await refusal(sql);
+        const err = await refusalOf(sql);
         expect(err.code).to.equal('invalid_argument');
         expect(err.message).to.equal(expected);
       });

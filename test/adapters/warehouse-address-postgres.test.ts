@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { refusal } from '../support/refusal.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import { ConnectionStore } from '../../application/ports/connection-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
@@ -44,7 +45,6 @@ describe('warehouse address policy on PostgreSQL', function () {
 
   const add = (app: AppContainer, ownerUserId: string, url: string) =>
     app.container.get(ManageConnections).create({ ownerUserId, workspaceId: null, label: 'Sales DB', url });
-  const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: unknown) => err as DomainError);
   const stored = async (app: AppContainer, userId: string) =>
     (await app.container.get<ConnectionStore>(ConnectionStore).list({ kind: 'personal', userId })).length;
 

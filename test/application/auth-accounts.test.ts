@@ -1,14 +1,14 @@
 import { expect } from 'chai';
+import { refusal } from '../support/refusal.js';
 import { ScryptPasswordHasher } from '../../adapters/crypto/scrypt-password-hasher.js';
 import { NodeSecretTokens } from '../../adapters/crypto/node-secret-tokens.js';
 import { WebAccounts } from '../../application/auth/web-accounts.js';
 import { WebSessionService } from '../../application/auth/web-session-service.js';
 import { WebSessions } from '../../application/ports/web-sessions.js';
-import { DomainError } from '../../domain/errors.js';
 import { SIGN_IN_ATTEMPTS, WEB_SESSION_SECONDS } from '../../domain/oauth.js';
-import { makeAuthKit, rejection, TEST_SCRYPT_COST, type AuthKit } from '../support/oauth-kit.js';
+import { makeAuthKit, TEST_SCRYPT_COST, type AuthKit } from '../support/oauth-kit.js';
+import { aWorkspace } from '../support/mothers.js';
 
-const refused = (promise: Promise<unknown>) => rejection(promise, DomainError);
 
 describe('web accounts: sign-up, sign-in, sessions', () => {
   let kit: AuthKit;
@@ -31,17 +31,17 @@ describe('web accounts: sign-up, sign-in, sessions', () => {
 
   it('refuses sign-up when ALLOW_SIGNUP is off', async () => {
     kit = makeAuthKit({ settings: { allowSignup: false } });
-    const error = await refused(accounts().signUp({ handle: 'alice', email: 'a@example.com', password: 'correct horse battery', clientIp: '1.1.1.1' }));
+    const error = await refusal(accounts().signUp({ handle: 'alice', email: 'a@example.com', password: 'correct horse battery', clientIp: '1.1.1.1' }));
     expect(error.code).to.equal('forbidden');
     expect(await kit.accounts.findUserByHandle('alice')).to.equal(null);
   });
 
   it('refuses bad handles, short passwords and taken names with the rules\' texts', async () => {
-    expect((await refused(accounts().signUp({ handle: 'Bad Name', email: 'a@example.com', password: 'correct horse battery', clientIp: 'x' }))).message).to.match(/must match/);
-    expect((await refused(accounts().signUp({ handle: 'admin', email: 'a@example.com', password: 'correct horse battery', clientIp: 'x' }))).message).to.match(/reserved/);
-    expect((await refused(accounts().signUp({ handle: 'alice', email: 'a@example.com', password: 'short', clientIp: 'x' }))).message).to.match(/at least 10/);
+    expect((await refusal(accounts().signUp({ handle: 'Bad Name', email: 'a@example.com', password: 'correct horse battery', clientIp: 'x' }))).message).to.match(/must match/);
+    expect((await refusal(accounts().signUp({ handle: 'admin', email: 'a@example.com', password: 'correct horse battery', clientIp: 'x' }))).message).to.match(/reserved/);
+    expect((await refusal(accounts().signUp({ handle: 'alice', email: 'a@example.com', password: 'short', clientIp: 'x' }))).message).to.match(/at least 10/);
     await accounts().signUp({ handle: 'alice', email: 'a@example.com', password: 'correct horse battery', clientIp: 'x' });
-    expect((await refused(accounts().signUp({ handle: 'alice', email: 'b@example.com', password: 'correct horse battery', clientIp: 'x' }))).code).to.equal('conflict');
+    expect((await refusal(accounts().signUp({ handle: 'alice', email: 'b@example.com', password: 'correct horse battery', clientIp: 'x' }))).code).to.equal('conflict');
   });
 
   it('signs in with the right password only, with one message for every failure', async () => {
@@ -49,8 +49,8 @@ describe('web accounts: sign-up, sign-in, sessions', () => {
     const { user, session } = await accounts().signIn({ email: ' ALICE@example.com ', password: 'correct horse battery', clientIp: '1.1.1.1' });
     expect(user.handle).to.equal('alice');
     expect(await sessions().resolve(session.token)).to.deep.equal({ userId: user.id });
-    const wrong = await refused(accounts().signIn({ email: 'alice@example.com', password: 'wrong password!', clientIp: '1.1.1.1' }));
-    const unknown = await refused(accounts().signIn({ email: 'nobody@example.com', password: 'wrong password!', clientIp: '1.1.1.1' }));
+    const wrong = await refusal(accounts().signIn({ email: 'alice@example.com', password: 'wrong password!', clientIp: '1.1.1.1' }));
+    const unknown = await refusal(accounts().signIn({ email: 'nobody@example.com', password: 'wrong password!', clientIp: '1.1.1.1' }));
     expect([wrong.code, wrong.message]).to.deep.equal(['unauthenticated', 'The email or password is not correct.']);
     expect(unknown.message).to.equal(wrong.message);
   });
@@ -58,9 +58,9 @@ describe('web accounts: sign-up, sign-in, sessions', () => {
   it('throttles guessing per email and address', async () => {
     await accounts().signUp({ handle: 'alice', email: 'alice@example.com', password: 'correct horse battery', clientIp: '1.1.1.1' });
     for (let i = 0; i < SIGN_IN_ATTEMPTS.points; i++) {
-      await refused(accounts().signIn({ email: 'alice@example.com', password: `guess ${i} guess`, clientIp: '6.6.6.6' }));
+      await refusal(accounts().signIn({ email: 'alice@example.com', password: `guess ${i} guess`, clientIp: '6.6.6.6' }));
     }
-    const throttled = await refused(accounts().signIn({ email: 'alice@example.com', password: 'correct horse battery', clientIp: '6.6.6.6' }));
+    const throttled = await refusal(accounts().signIn({ email: 'alice@example.com', password: 'correct horse battery', clientIp: '6.6.6.6' }));
     expect(throttled.code).to.equal('rate_limited');
     // The owner, elsewhere, is not locked out.
     expect((await accounts().signIn({ email: 'alice@example.com', password: 'correct horse battery', clientIp: '1.1.1.1' })).user.handle).to.equal('alice');
@@ -82,7 +82,7 @@ describe('web accounts: sign-up, sign-in, sessions', () => {
 
   it('shows the account with its workspaces', async () => {
     const { user } = await accounts().signUp({ handle: 'alice', email: 'alice@example.com', password: 'correct horse battery', clientIp: '1.1.1.1' });
-    const team = await kit.accounts.createWorkspace({ slug: 'team', name: 'The Team' });
+    const team = await aWorkspace(kit.accounts, { slug: 'team', name: 'The Team' });
     await kit.accounts.addMember(team.id, user.id, 'admin');
     const overview = await accounts().overview(user.id);
     expect(overview!.user.handle).to.equal('alice');

@@ -11,6 +11,7 @@ import { GetDashboard } from '../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../application/dashboards/dashboard-versions.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { refusal } from '../support/refusal.js';
+import { aUser, aPrincipal, workspaceLock, aWorkspace } from '../support/mothers.js';
 
 export interface UseCaseHarness {
   container: Container;
@@ -31,13 +32,13 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
     before(async () => {
       harness = await makeHarness();
       const accounts = harness.container.get<AccountStore>(AccountStore);
-      const a = await accounts.createUser({ handle: uniq('ada'), email: `${uniq('ada')}@example.com`, passwordHash: null, plan: 'free' });
-      const b = await accounts.createUser({ handle: uniq('bob'), email: `${uniq('bob')}@example.com`, passwordHash: null, plan: 'free' });
-      const acme = await accounts.createWorkspace({ slug: uniq('acme'), name: 'Acme' });
+      const a = await aUser(accounts, { handle: uniq('ada') });
+      const b = await aUser(accounts, { handle: uniq('bob') });
+      const acme = await aWorkspace(accounts, { slug: uniq('acme'), name: 'Acme' });
       await accounts.addMember(acme.id, a.id, 'admin');
-      ada = { userId: a.id, grantId: 'g-ada', lock: { kind: 'personal' }, scope: 'dashboards' };
-      bob = { userId: b.id, grantId: 'g-bob', lock: { kind: 'legacy' }, scope: 'dashboards' };
-      adaInAcme = { userId: a.id, grantId: 'g-acme', lock: { kind: 'workspace', workspaceId: acme.id, workspaceSlug: acme.slug }, scope: 'dashboards' };
+      ada = aPrincipal(a.id, { grantId: 'g-ada' });
+      bob = aPrincipal(b.id, { grantId: 'g-bob', lock: { kind: 'legacy' } });
+      adaInAcme = aPrincipal(a.id, { grantId: 'g-acme', lock: workspaceLock(acme) });
     });
     after(async () => harness.close());
 
@@ -165,9 +166,9 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
       const v2 = await publish(ada, { path: 'ver', body: 'two' });
       const listed = await versions().list(ada, { slug: 'ver' });
       expect(listed.versions.map((v) => v.version_id)).to.deep.equal([v1.version_id]);
-      const preview = await versions().get(ada, { slug: 'ver', version_id: v1.version_id });
+      const preview = await versions().get(ada, { slug: 'ver', version_id: v1.version_id! });
       expect(preview.body?.content).to.equal('one');
-      const restored = await versions().restore(ada, { slug: 'ver', version_id: v1.version_id });
+      const restored = await versions().restore(ada, { slug: 'ver', version_id: v1.version_id! });
       const current = await harness.container.get(GetDashboard).execute(ada, { slug: 'ver', include_body: true });
       expect(current.body?.content).to.equal('one');
       expect(current.dashboard.current_version_id).to.equal(restored.version_id);

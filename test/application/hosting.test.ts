@@ -15,6 +15,7 @@ import type { DailyViews, ViewCounter } from '../../application/ports/view-count
 import type { OwnerRef } from '../../domain/scope.js';
 import { ManualClock, renameDashboard, seedDashboard, sha256 } from '../support/hosting-fixtures.js';
 import { testSettings } from '../support/settings.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 describe('application: hosting (memory)', () => {
   const settings = testSettings();
@@ -43,9 +44,9 @@ describe('application: hosting (memory)', () => {
       getFileCalls += 1;
       return getFile(hash);
     };
-    const a = await accounts.createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'free' });
-    const b = await accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' });
-    const w = await accounts.createWorkspace({ slug: 'acme', name: 'Acme' });
+    const a = await aUser(accounts, { handle: 'ada' });
+    const b = await aUser(accounts, { handle: 'bob' });
+    const w = await aWorkspace(accounts, { slug: 'acme', name: 'Acme' });
     await accounts.addMember(w.id, a.id, 'member');
     adaId = a.id;
     bobId = b.id;

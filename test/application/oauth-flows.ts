@@ -6,13 +6,13 @@ import { Grants } from '../../application/auth/grants.js';
 import { RegisterClient } from '../../application/auth/register-client.js';
 import type { OAuthData, OAuthStore } from '../../application/ports/oauth-store.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
-import { DomainError } from '../../domain/errors.js';
 import { ACCESS_TOKEN_MAX_SECONDS, AUTHORIZATION_REQUEST_TTL_SECONDS, GRANT_SESSION_SECONDS, OAuthError } from '../../domain/oauth.js';
-import { pkcePair, rejection, type AuthKit } from '../support/oauth-kit.js';
+import { pkcePair, type AuthKit } from '../support/oauth-kit.js';
+import { refusal } from '../support/refusal.js';
 import { approve, mintAccessToken, redeem, startAuthorization, TEST_REDIRECT_URI } from '../support/tokens.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
-const refusal = (promise: Promise<unknown>) => rejection(promise, OAuthError);
-const domainRefusal = (promise: Promise<unknown>) => rejection(promise, DomainError);
+const oauthRefusal = (promise: Promise<unknown>) => refusal(promise, OAuthError);
 
 /** The store with one operation failing once inside transactions: a transient fault. */
 function failingOnce(store: OAuthStore, operation: keyof OAuthData): OAuthStore & { failures: number } {
@@ -54,7 +54,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
 
     beforeEach(async () => {
       kit = await makeKit();
-      userId = (await kit.accounts.createUser({ handle: 'alice', email: 'alice@example.com', passwordHash: null, plan: 'free' })).id;
+      userId = (await aUser(kit.accounts, { handle: 'alice' })).id;
     });
 
     async function authorizeParams(overrides: Record<string, string | undefined> = {}) {
@@ -127,9 +127,9 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         kit.clock.advance(AUTHORIZATION_REQUEST_TTL_SECONDS - 1);
         expect((await kit.container.get(Consent).describe(started.requestHandle, userId)).clientName).to.equal('Test client');
         kit.clock.advance(2);
-        const error = await domainRefusal(approve(kit.container, started, userId));
+        const error = await refusal(approve(kit.container, started, userId));
         expect(error.message).to.match(/expired or was already answered/);
-        await domainRefusal(kit.container.get(Consent).describe(started.requestHandle, userId));
+        await refusal(kit.container.get(Consent).describe(started.requestHandle, userId));
       });
     });
 
@@ -141,7 +141,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         expect(`${url.origin}${url.pathname}`).to.equal(TEST_REDIRECT_URI);
         expect(url.searchParams.get('code')).to.match(/^[A-Za-z0-9_-]{43}$/);
         expect(url.searchParams.get('state')).to.equal(started.state);
-        await domainRefusal(kit.container.get(Consent).approve({ requestHandle: started.requestHandle, userId, target: 'personal' }));
+        await refusal(kit.container.get(Consent).approve({ requestHandle: started.requestHandle, userId, target: 'personal' }));
       });
 
       it('cancel sends access_denied with the state, and consumes the request', async () => {
@@ -152,13 +152,13 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         expect(url.searchParams.get('error_description')).to.equal('The user declined the authorization request.');
         expect(url.searchParams.get('state')).to.equal(started.state);
         expect(url.searchParams.has('code')).to.equal(false);
-        await domainRefusal(approve(kit.container, started, userId));
+        await refusal(approve(kit.container, started, userId));
       });
 
       it('a failure before the request is consumed leaves it retryable, with nothing half-made', async () => {
         let store!: OAuthStore & { failures: number };
         kit = await makeKit((inner) => (store = failingOnce(inner, 'insertCode')));
-        userId = (await kit.accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' })).id;
+        userId = (await aUser(kit.accounts, { handle: 'bob' })).id;
         const started = await startAuthorization(kit.container);
         let failed: unknown;
         await approve(kit.container, started, userId).catch((error) => (failed = error));
@@ -175,7 +175,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
       it('a failure at the consume itself also rolls back', async () => {
         let store!: OAuthStore & { failures: number };
         kit = await makeKit((inner) => (store = failingOnce(inner, 'deleteAuthorizationRequest')));
-        userId = (await kit.accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' })).id;
+        userId = (await aUser(kit.accounts, { handle: 'bob' })).id;
         const started = await startAuthorization(kit.container);
         await approve(kit.container, started, userId).catch(() => undefined);
         expect(store.failures).to.equal(1);
@@ -184,8 +184,8 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
       });
 
       it('locks the grant to a workspace the user belongs to, and refuses one they do not', async () => {
-        const team = await kit.accounts.createWorkspace({ slug: 'team', name: 'The Team' });
-        const other = await kit.accounts.createWorkspace({ slug: 'other', name: 'Other' });
+        const team = await aWorkspace(kit.accounts, { slug: 'team', name: 'The Team' });
+        const other = await aWorkspace(kit.accounts, { slug: 'other', name: 'Other' });
         await kit.accounts.addMember(team.id, userId, 'member');
         const view = await kit.container.get(Consent).describe((await startAuthorization(kit.container)).requestHandle, userId);
         expect(view.user!.targets.map((t) => [t.kind, t.label, t.name])).to.deep.equal([
@@ -196,7 +196,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         expect((await verifier().verify(minted.access_token))!.lock).to.deep.equal({ kind: 'workspace', workspaceId: team.id, workspaceSlug: 'team' });
 
         const started = await startAuthorization(kit.container);
-        const error = await domainRefusal(
+        const error = await refusal(
           kit.container.get(Consent).approve({ requestHandle: started.requestHandle, userId, target: workspaceTarget(other.id) }),
         );
         expect(error.code).to.equal('forbidden');
@@ -219,9 +219,9 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const started = await startAuthorization(kit.container);
         const code = await approve(kit.container, started, userId);
         const base = { grant_type: 'authorization_code', code, redirect_uri: started.redirectUri, client_id: started.clientId };
-        const missing = await refusal(exchange().execute(base));
+        const missing = await oauthRefusal(exchange().execute(base));
         expect([missing.error, missing.description]).to.deep.equal(['invalid_request', 'code_verifier is required']);
-        const wrong = await refusal(exchange().execute({ ...base, code_verifier: pkcePair().verifier }));
+        const wrong = await oauthRefusal(exchange().execute({ ...base, code_verifier: pkcePair().verifier }));
         expect([wrong.error, wrong.description]).to.deep.equal(['invalid_grant', 'code_verifier does not match the code challenge']);
       });
 
@@ -230,11 +230,11 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const code = await approve(kit.container, started, userId);
         const tokens = await redeem(kit.container, started, code);
         expect(await verifier().verify(tokens.access_token)).to.not.equal(null);
-        const replay = await refusal(redeem(kit.container, started, code));
+        const replay = await oauthRefusal(redeem(kit.container, started, code));
         expect(replay.error).to.equal('invalid_grant');
         expect(replay.description).to.match(/replayed/);
         expect(await verifier().verify(tokens.access_token)).to.equal(null);
-        const refresh = await refusal(exchange().execute({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: started.clientId }));
+        const refresh = await oauthRefusal(exchange().execute({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: started.clientId }));
         expect(refresh.error).to.equal('invalid_grant');
       });
 
@@ -242,7 +242,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const started = await startAuthorization(kit.container);
         const intruder = await startAuthorization(kit.container, { clientName: 'Intruder' });
         const code = await approve(kit.container, started, userId);
-        const error = await refusal(
+        const error = await oauthRefusal(
           exchange().execute({ grant_type: 'authorization_code', code, code_verifier: started.verifier, redirect_uri: started.redirectUri, client_id: intruder.clientId }),
         );
         expect([error.error, error.description]).to.deep.equal(['invalid_grant', 'the authorization code was issued to another client']);
@@ -252,7 +252,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const started = await startAuthorization(kit.container);
         const code = await approve(kit.container, started, userId);
         for (const redirect_uri of ['http://127.0.0.1:53682/other', undefined]) {
-          const error = await refusal(
+          const error = await oauthRefusal(
             exchange().execute({ grant_type: 'authorization_code', code, code_verifier: started.verifier, redirect_uri, client_id: started.clientId }),
           );
           expect(error.error).to.equal('invalid_grant');
@@ -265,15 +265,15 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const started = await startAuthorization(kit.container);
         const code = await approve(kit.container, started, userId);
         kit.clock.advance(61);
-        const error = await refusal(redeem(kit.container, started, code));
+        const error = await oauthRefusal(redeem(kit.container, started, code));
         expect([error.error, error.description]).to.deep.equal(['invalid_grant', 'the authorization code has expired']);
       });
 
       it('refuses unknown clients, grant types and resources', async () => {
         const started = await startAuthorization(kit.container);
-        expect((await refusal(exchange().execute({ grant_type: 'authorization_code', client_id: 'nope', code: 'x' }))).error).to.equal('invalid_client');
-        expect((await refusal(exchange().execute({ grant_type: 'password', client_id: started.clientId }))).error).to.equal('unsupported_grant_type');
-        expect((await refusal(exchange().execute({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: 'x', resource: 'https://elsewhere.example/' }))).error).to.equal('invalid_target');
+        expect((await oauthRefusal(exchange().execute({ grant_type: 'authorization_code', client_id: 'nope', code: 'x' }))).error).to.equal('invalid_client');
+        expect((await oauthRefusal(exchange().execute({ grant_type: 'password', client_id: started.clientId }))).error).to.equal('unsupported_grant_type');
+        expect((await oauthRefusal(exchange().execute({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: 'x', resource: 'https://elsewhere.example/' }))).error).to.equal('invalid_target');
       });
     });
 
@@ -298,11 +298,11 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const retried = await refresh(grantA.clientId, grantA.refresh_token);
         expect(await verifier().verify(retried.access_token)).to.not.equal(null);
         // A third use of that token is reuse: grant A goes, with every token of it.
-        const error = await refusal(refresh(grantA.clientId, grantA.refresh_token));
+        const error = await oauthRefusal(refresh(grantA.clientId, grantA.refresh_token));
         expect([error.error, error.description]).to.deep.equal(['invalid_grant', 'refresh token reused: the authorization is revoked']);
         expect(await verifier().verify(retried.access_token)).to.equal(null);
         expect(await verifier().verify(rotated.access_token)).to.equal(null);
-        expect((await refusal(refresh(grantA.clientId, retried.refresh_token))).error).to.equal('invalid_grant');
+        expect((await oauthRefusal(refresh(grantA.clientId, retried.refresh_token))).error).to.equal('invalid_grant');
         // Grant B of the same user is untouched.
         expect(await verifier().verify(grantB.access_token)).to.not.equal(null);
         const b2 = await refresh(grantB.clientId, grantB.refresh_token);
@@ -313,14 +313,14 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const minted = await mintAccessToken(kit.container, { userId });
         const second = await refresh(minted.clientId, minted.refresh_token);
         await refresh(minted.clientId, second.refresh_token);
-        expect((await refusal(refresh(minted.clientId, minted.refresh_token))).description).to.match(/revoked/);
+        expect((await oauthRefusal(refresh(minted.clientId, minted.refresh_token))).description).to.match(/revoked/);
         expect((await kit.store.findGrant(minted.grantId))!.revokedReason).to.equal('refresh token reused');
       });
 
       it('refuses a refresh token presented by another client', async () => {
         const minted = await mintAccessToken(kit.container, { userId });
         const other = await startAuthorization(kit.container, { clientName: 'Other' });
-        expect((await refusal(refresh(other.clientId, minted.refresh_token))).description).to.equal('the refresh token was issued to another client');
+        expect((await oauthRefusal(refresh(other.clientId, minted.refresh_token))).description).to.equal('the refresh token was issued to another client');
       });
 
       it('clamps access tokens before the session ends, and refuses refresh after it', async () => {
@@ -332,7 +332,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         kit.clock.advance(late.expires_in);
         expect(await verifier().verify(late.access_token)).to.equal(null);
         kit.clock.advance(2);
-        expect((await refusal(refresh(minted.clientId, late.refresh_token))).description).to.match(/session of this authorization has ended/);
+        expect((await oauthRefusal(refresh(minted.clientId, late.refresh_token))).description).to.match(/session of this authorization has ended/);
       });
 
       it('access tokens stop working after 50 minutes', async () => {
@@ -352,28 +352,28 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const revoked = await kit.container.get(Grants).revoke(minted.grantId);
         expect(revoked.status).to.equal('revoked');
         expect(await verifier().verify(minted.access_token)).to.equal(null);
-        expect((await refusal(exchange().execute({ grant_type: 'refresh_token', refresh_token: minted.refresh_token, client_id: minted.clientId }))).description).to.equal('the authorization has been revoked');
+        expect((await oauthRefusal(exchange().execute({ grant_type: 'refresh_token', refresh_token: minted.refresh_token, client_id: minted.clientId }))).description).to.equal('the authorization has been revoked');
       });
 
       it('lists one user\'s grants, and refuses an unknown user', async () => {
         await mintAccessToken(kit.container, { userId });
-        const other = await kit.accounts.createUser({ handle: 'olga', email: 'olga@example.com', passwordHash: null, plan: 'free' });
+        const other = await aUser(kit.accounts, { handle: 'olga' });
         await mintAccessToken(kit.container, { userId: other.id, clientName: 'Other client' });
         expect((await kit.container.get(Grants).list()).map((g) => g.user).sort()).to.deep.equal(['alice', 'olga']);
         expect((await kit.container.get(Grants).list({ handle: 'olga' })).map((g) => g.clientName)).to.deep.equal(['Other client']);
-        const error = await domainRefusal(kit.container.get(Grants).list({ handle: 'nobody' }));
+        const error = await refusal(kit.container.get(Grants).list({ handle: 'nobody' }));
         expect([error.code, error.message]).to.deep.equal(['not_found', 'no user with handle "nobody"']);
       });
 
       it('revoking an unknown grant is not found', async () => {
-        expect((await domainRefusal(kit.container.get(Grants).revoke('not-a-uuid'))).code).to.equal('not_found');
-        expect((await domainRefusal(kit.container.get(Grants).revoke('00000000-0000-4000-8000-000000000000'))).code).to.equal('not_found');
+        expect((await refusal(kit.container.get(Grants).revoke('not-a-uuid'))).code).to.equal('not_found');
+        expect((await refusal(kit.container.get(Grants).revoke('00000000-0000-4000-8000-000000000000'))).code).to.equal('not_found');
       });
 
       it('a user can revoke their own grants and no one else\'s', async () => {
         const minted = await mintAccessToken(kit.container, { userId });
-        const mallory = await kit.accounts.createUser({ handle: 'mallory', email: 'm@example.com', passwordHash: null, plan: 'free' });
-        expect((await domainRefusal(kit.container.get(Grants).revokeOwn(mallory.id, minted.grantId))).code).to.equal('not_found');
+        const mallory = await aUser(kit.accounts, { handle: 'mallory', email: 'm@example.com' });
+        expect((await refusal(kit.container.get(Grants).revokeOwn(mallory.id, minted.grantId))).code).to.equal('not_found');
         expect((await kit.container.get(Grants).revokeOwn(userId, minted.grantId)).revokedReason).to.equal('revoked by the user');
       });
 
@@ -391,7 +391,7 @@ export function describeOAuthFlows(label: string, makeKit: KitFactory): void {
         const register = kit.container.get(RegisterClient);
         const body = { redirect_uris: [TEST_REDIRECT_URI] };
         for (let i = 0; i < 30; i++) await register.execute(body, '192.0.2.7');
-        const error = await domainRefusal(register.execute(body, '192.0.2.7'));
+        const error = await refusal(register.execute(body, '192.0.2.7'));
         expect([error.code, error.message]).to.deep.equal(['rate_limited', 'too many client registrations, please retry shortly']);
         expect((await register.execute(body, '192.0.2.8')).client_id).to.be.a('string');
         kit.clock.advance(60);

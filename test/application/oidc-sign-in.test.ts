@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { refusal } from '../support/refusal.js';
 import { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { OidcSignIn } from '../../application/auth/oidc-sign-in.js';
 import { WebAccounts } from '../../application/auth/web-accounts.js';
@@ -8,7 +9,8 @@ import { WebSessions } from '../../application/ports/web-sessions.js';
 import type { Settings } from '../../application/ports/settings.js';
 import { DomainError } from '../../domain/errors.js';
 import { UPSTREAM_ATTEMPT_SECONDS } from '../../domain/upstream-sign-in.js';
-import { makeAuthKit, rejection, type AuthKit } from '../support/oauth-kit.js';
+import { makeAuthKit, type AuthKit } from '../support/oauth-kit.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 const ISSUER = 'https://idp.example.com';
 
@@ -60,7 +62,6 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
     const state = new URL(started.authorizationUrl).searchParams.get('state')!;
     return signIn().finish({ callbackQuery: `code=abc&state=${state}`, attempt: started.attempt, signedInUserId });
   };
-  const refused = (promise: Promise<unknown>) => rejection(promise, DomainError);
   const passwordUser = (handle: string, email: string) =>
     kit.container.get(WebAccounts).signUp({ handle, email, password: 'correct horse battery', clientIp: '10.0.0.1' });
 
@@ -86,7 +87,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
     it('is unavailable, and says so, when no provider is configured', async () => {
       setUp({}, false);
       expect(signIn().providerName).to.equal(null);
-      expect((await refused(signIn().start('/account'))).code).to.equal('not_found');
+      expect((await refusal(signIn().start('/account'))).code).to.equal('not_found');
       setUp();
       expect(signIn().providerName).to.equal('Acme SSO');
     });
@@ -120,7 +121,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
       const expected =
         'An account with the email grace@example.com already exists and has a password. Sign in with your password first, then choose Sign in with Acme SSO to link the two.';
       for (const signedIn of [null, stranger.user.id]) {
-        const error = await refused(roundTrip(claims, '/account', signedIn));
+        const error = await refusal(roundTrip(claims, '/account', signedIn));
         expect([error.code, error.message]).to.deep.equal(['forbidden', expected]);
       }
       expect(await kit.accounts.findUserByIdentity(ISSUER, 'sub-g')).to.equal(null);
@@ -135,7 +136,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
 
     it('does not link an existing account by an unverified email, and creates nothing', async () => {
       await passwordUser('grace', 'grace@example.com');
-      const error = await refused(roundTrip({ subject: 'sub-x', email: 'grace@example.com', emailVerified: false, preferredUsername: 'grace2' }));
+      const error = await refusal(roundTrip({ subject: 'sub-x', email: 'grace@example.com', emailVerified: false, preferredUsername: 'grace2' }));
       expect(error.code).to.equal('forbidden');
       expect(error.message).to.equal(
         'An account with the email grace@example.com already exists, but Acme SSO does not confirm that this address is yours, so the sign-in was not linked to it. Sign in with your password instead.',
@@ -145,7 +146,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
     });
 
     it('starts no account on an address the provider does not vouch for (it could be someone else\'s)', async () => {
-      const error = await refused(roundTrip({ subject: 'attacker-sub', email: 'victim@corp.example', emailVerified: false, preferredUsername: 'victim' }));
+      const error = await refusal(roundTrip({ subject: 'attacker-sub', email: 'victim@corp.example', emailVerified: false, preferredUsername: 'victim' }));
       expect([error.code, error.message]).to.deep.equal([
         'forbidden',
         'Acme SSO does not confirm that victim@corp.example is your address, so no account was created for it. Verify the address at Acme SSO and try again, or sign up with a password.',
@@ -157,7 +158,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
 
     it('never hands an account to another sign-in of the same provider that now has its address', async () => {
       const alice = await roundTrip({ subject: 'alice-sub', email: 'ops@corp.example', emailVerified: true });
-      const error = await refused(roundTrip({ subject: 'bob-sub', email: 'ops@corp.example', emailVerified: true }));
+      const error = await refusal(roundTrip({ subject: 'bob-sub', email: 'ops@corp.example', emailVerified: true }));
       expect([error.code, error.message]).to.deep.equal([
         'forbidden',
         'The account with the email ops@corp.example is linked to another Acme SSO sign-in, so this one was not linked to it. Sign in with that one, or with the account\'s password.',
@@ -168,23 +169,23 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
 
     it('refuses a new person when sign-up is closed, but still links a verified email', async () => {
       setUp({ allowSignup: false });
-      const error = await refused(roundTrip({ subject: 'sub-new', email: 'new@example.com', emailVerified: true }));
+      const error = await refusal(roundTrip({ subject: 'sub-new', email: 'new@example.com', emailVerified: true }));
       expect([error.code, error.message]).to.deep.equal([
         'forbidden',
         'Sign-up is closed on this service, and no account is linked to this Acme SSO sign-in. Ask its operator for an account.',
       ]);
       expect(await kit.accounts.listUsers()).to.deep.equal([]);
-      const operatorMade = await kit.accounts.createUser({ handle: 'opmade', email: 'new@example.com', passwordHash: null, plan: 'pro' });
+      const operatorMade = await aUser(kit.accounts, { handle: 'opmade', email: 'new@example.com', plan: 'pro' });
       expect((await roundTrip({ subject: 'sub-new', email: 'new@example.com', emailVerified: true })).user.id).to.equal(operatorMade.id);
     });
 
     it('refuses clearly when the provider shares no usable email and nothing is linked', async () => {
-      const missing = await refused(roundTrip({ subject: 'sub-1', preferredUsername: 'ada' }));
+      const missing = await refusal(roundTrip({ subject: 'sub-1', preferredUsername: 'ada' }));
       expect([missing.code, missing.message]).to.deep.equal([
         'invalid_argument',
         'Acme SSO did not share an email address, and this service needs one to find or create your account.',
       ]);
-      const junk = await refused(roundTrip({ subject: 'sub-1', email: 'not an email', emailVerified: true }));
+      const junk = await refusal(roundTrip({ subject: 'sub-1', email: 'not an email', emailVerified: true }));
       expect(junk.message).to.equal('Acme SSO shared an email address this service cannot use: "not an email".');
       expect(await kit.accounts.listUsers()).to.deep.equal([]);
     });
@@ -205,7 +206,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
 
     it('take a numeric suffix when the name is taken by a user or a workspace, or reserved', async () => {
       await passwordUser('ada', 'ada@example.com');
-      await kit.accounts.createWorkspace({ slug: 'ada-2', name: 'Ada Two' });
+      await aWorkspace(kit.accounts, { slug: 'ada-2', name: 'Ada Two' });
       expect(await handleFor({ preferredUsername: 'ada' })).to.equal('ada-3');
       expect(await handleFor({ preferredUsername: 'ADA' })).to.equal('ada-4');
       expect(await handleFor({ preferredUsername: 'admin' })).to.equal('admin-2');
@@ -219,7 +220,7 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
     it('refuses an answer whose state is not this attempt\'s', async () => {
       provider.signInAs({ subject: 'sub-1', email: 'ada@example.com', emailVerified: true });
       const started = await signIn().start('/account');
-      const error = await refused(signIn().finish({ callbackQuery: 'code=abc&state=forged', attempt: started.attempt, signedInUserId: null }));
+      const error = await refusal(signIn().finish({ callbackQuery: 'code=abc&state=forged', attempt: started.attempt, signedInUserId: null }));
       expect(error.code).to.equal('unauthenticated');
       expect(await kit.accounts.listUsers()).to.deep.equal([]);
     });
@@ -229,18 +230,18 @@ describe('upstream OIDC sign-in (use case, fake provider)', () => {
       const lost = 'This sign-in attempt has expired or was started in another browser. Start again.';
       const started = await signIn().start('/account');
       const query = 'code=abc&state=state-1';
-      expect((await refused(signIn().finish({ callbackQuery: query, attempt: null, signedInUserId: null }))).message).to.equal(lost);
+      expect((await refusal(signIn().finish({ callbackQuery: query, attempt: null, signedInUserId: null }))).message).to.equal(lost);
       const [version, iv, tag, body] = started.attempt.split(':') as [string, string, string, string];
       const bytes = Buffer.from(body, 'base64');
       bytes[0]! ^= 1;
       const flipped = [version, iv, tag, bytes.toString('base64')].join(':');
-      expect((await refused(signIn().finish({ callbackQuery: query, attempt: flipped, signedInUserId: null }))).message).to.equal(lost);
+      expect((await refusal(signIn().finish({ callbackQuery: query, attempt: flipped, signedInUserId: null }))).message).to.equal(lost);
       const otherKey = SecretBox.fromKey('another-secret', 'upstream sign-in attempt').seal(SecretBox.fromKey('unit-test-secret', 'upstream sign-in attempt').open(started.attempt));
-      expect((await refused(signIn().finish({ callbackQuery: query, attempt: otherKey, signedInUserId: null }))).message).to.equal(lost);
+      expect((await refusal(signIn().finish({ callbackQuery: query, attempt: otherKey, signedInUserId: null }))).message).to.equal(lost);
       expect(signIn().returnTargetOf('garbage')).to.equal('/account');
 
       kit.clock.advance(UPSTREAM_ATTEMPT_SECONDS + 1);
-      const expired = await refused(signIn().finish({ callbackQuery: query, attempt: started.attempt, signedInUserId: null }));
+      const expired = await refusal(signIn().finish({ callbackQuery: query, attempt: started.attempt, signedInUserId: null }));
       expect([expired.code, expired.message]).to.deep.equal(['unauthenticated', lost]);
       expect(await kit.accounts.listUsers()).to.deep.equal([]);
     });

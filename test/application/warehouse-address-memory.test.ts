@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import { PolicedWarehouse } from '../../application/connections/policed-warehouse.js';
-import type { WarehouseAddressPolicy } from '../../application/ports/network-policy.js';
+import type { WarehouseAddressPolicy } from '../../application/ports/warehouse-address-policy.js';
 import { ConnectionStore } from '../../application/ports/connection-store.js';
 import type { SqlTarget, Warehouse } from '../../application/ports/warehouse.js';
 import { DomainError } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
+import { refusal } from '../support/refusal.js';
 import { parseArchiveManifest } from '../../domain/dashboard-archive.js';
-import { DomainError } from '../../domain/errors.js';
 
 const SHA = 'a'.repeat(64);
 const version = (extra: Record<string, unknown> = {}) => ({
@@ -34,15 +34,11 @@ const manifest = (dashboards: unknown[] = [dashboard()], extra: Record<string, u
   ...extra,
 });
 
-function refusal(input: unknown, code = 'invalid_argument'): string {
-  try {
-    parseArchiveManifest(input);
-  } catch (err) {
-    expect(err).to.be.instanceOf(DomainError);
-    expect((err as DomainError).code).to.equal(code);
-    return (err as DomainError).message;
-  }
-  throw new Error('expected a refusal');
+/** The text `parseArchiveManifest` refuses `input` with, checking the code too. */
+function refusedWith(input: unknown, code = 'invalid_argument'): string {
+  const err = refusal(() => parseArchiveManifest(input));
+  expect(err.code).to.equal(code);
+  return err.message;
 }
 
 describe('domain: export archive manifest', () => {
@@ -51,34 +47,34 @@ describe('domain: export archive manifest', () => {
   });
 
   it('refuses another format or version', () => {
-    expect(refusal(manifest(undefined, { format: 'zip' }))).to.equal('the manifest\'s format must be "dashpub-export" (got "zip")');
-    expect(refusal(manifest(undefined, { version: 2 }))).to.equal('archive version 2 is not supported: this dashpub reads version 1');
+    expect(refusedWith(manifest(undefined, { format: 'zip' }))).to.equal('the manifest\'s format must be "dashpub-export" (got "zip")');
+    expect(refusedWith(manifest(undefined, { version: 2 }))).to.equal('archive version 2 is not supported: this dashpub reads version 1');
   });
 
   it('names the dashboard, version and file of each problem', () => {
-    expect(refusal(manifest([dashboard({ slug: 'Bad Slug' })]))).to.equal('dashboard "Bad Slug": slug "Bad Slug" must match [a-z0-9-]');
-    expect(refusal(manifest([dashboard({ versions: [version({ files: { '../x': { sha256: SHA, size: 1 } } })] })]))).to.equal(
+    expect(refusedWith(manifest([dashboard({ slug: 'Bad Slug' })]))).to.equal('dashboard "Bad Slug": slug "Bad Slug" must match [a-z0-9-]');
+    expect(refusedWith(manifest([dashboard({ versions: [version({ files: { '../x': { sha256: SHA, size: 1 } } })] })]))).to.equal(
       'dashboard "sales": version 1: file "../x": filename "../x" must match [a-z0-9._-]',
     );
-    expect(refusal(manifest([dashboard({ versions: [version({ files: { 'a.html': { sha256: 'xyz', size: 1 } } })] })]))).to.equal(
+    expect(refusedWith(manifest([dashboard({ versions: [version({ files: { 'a.html': { sha256: 'xyz', size: 1 } } })] })]))).to.equal(
       'dashboard "sales": version 1: file "a.html": sha256 must be 64 lowercase hex digits',
     );
-    expect(refusal(manifest([dashboard({ versions: [version(), version()] })]))).to.equal('dashboard "sales": exactly one version must be current (got 2)');
-    expect(refusal(manifest([dashboard({ versions: [version({ files: { 'a.html': { sha256: SHA, size: 64 * 1024 * 1024 + 1 } } })] })]))).to.match(
+    expect(refusedWith(manifest([dashboard({ versions: [version(), version()] })]))).to.equal('dashboard "sales": exactly one version must be current (got 2)');
+    expect(refusedWith(manifest([dashboard({ versions: [version({ files: { 'a.html': { sha256: SHA, size: 64 * 1024 * 1024 + 1 } } })] })]))).to.match(
       /"a\.html": size 67108865 is over the 67108864-byte limit for one file of an archive$/,
     );
-    expect(refusal(manifest([dashboard({ versions: [version({ files: JSON.parse(`{"__proto__": {"sha256": "${SHA}", "size": 3}}`) })] })]))).to.match(
+    expect(refusedWith(manifest([dashboard({ versions: [version({ files: JSON.parse(`{"__proto__": {"sha256": "${SHA}", "size": 3}}`) })] })]))).to.match(
       /filename "__proto__" is reserved$/,
     );
-    expect(refusal(manifest([dashboard({ connection: 'warehouse' })]))).to.match(/^dashboard "sales": connection "warehouse" is not a valid connection/);
-    expect(refusal(manifest([dashboard({ versions: [version({ spec: { panels: [] } })] })]))).to.match(/^dashboard "sales": version 1: spec: /);
-    expect(refusal(manifest([dashboard({ versions: [version({ spec: { title: 'x'.repeat(5_300_000), panels: [] } })] })]), 'payload_too_large')).to.match(
+    expect(refusedWith(manifest([dashboard({ connection: 'warehouse' })]))).to.match(/^dashboard "sales": connection "warehouse" is not a valid connection/);
+    expect(refusedWith(manifest([dashboard({ versions: [version({ spec: { panels: [] } })] })]))).to.match(/^dashboard "sales": version 1: spec: /);
+    expect(refusedWith(manifest([dashboard({ versions: [version({ spec: { title: 'x'.repeat(5_300_000), panels: [] } })] })]), 'payload_too_large')).to.match(
       /^dashboard "sales": version 1: spec: spec is \d+ bytes, over the 5242880-byte limit/,
     );
   });
 
   it('refuses two entries claiming one slug, as a slug or an alias', () => {
-    expect(refusal(manifest([dashboard(), dashboard({ slug: 'report', aliases: ['sales'] })]))).to.equal(
+    expect(refusedWith(manifest([dashboard(), dashboard({ slug: 'report', aliases: ['sales'] })]))).to.equal(
       'dashboard "report": slug "sales" is also claimed by dashboard "sales"',
     );
   });

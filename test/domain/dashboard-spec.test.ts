@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DomainError } from '../../domain/errors.js';
+import { refusal } from '../support/refusal.js';
 import {
   columnProblems,
   isRefreshable,
@@ -12,15 +12,6 @@ import {
   type DashboardSpec,
 } from '../../domain/dashboard-spec.js';
 
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
-};
 const message = (fn: () => unknown) => refusal(fn).message;
 
 /** A minimal valid spec to break one field at a time. */

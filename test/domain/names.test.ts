@@ -1,16 +1,7 @@
 import { expect } from 'chai';
 import { parsePath, validateFilename, validateSlug, validateHandle } from '../../domain/names.js';
-import { DomainError } from '../../domain/errors.js';
+import { refusal } from '../support/refusal.js';
 
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
 
 describe('domain: slug, filename and path', () => {
   it('accepts slugs of [a-z0-9-] up to 64 characters', () => {

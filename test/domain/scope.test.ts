@@ -1,16 +1,7 @@
 import { expect } from 'chai';
 import { defaultVisibility, requestedScope, notAMember, workspaceNotFound, triggerRefreshWorkspaceRefusal, type GrantLock } from '../../domain/scope.js';
-import { DomainError } from '../../domain/errors.js';
+import { refusal } from '../support/refusal.js';
 
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
 
 describe('domain: grant-lock resolution', () => {
   const personal: GrantLock = { kind: 'personal' };

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { runDashpub as dashpub } from '../support/cli.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
   this.timeout(60_000);
@@ -25,9 +26,9 @@ describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
 
   it('lists grants (all, or one user\'s) and revokes one so its token fails at once', async () => {
     const accounts = app.container.get<AccountStore>(AccountStore);
-    const ada = await accounts.createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'free' });
-    const bob = await accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' });
-    const team = await accounts.createWorkspace({ slug: 'team', name: 'Team' });
+    const ada = await aUser(accounts, { handle: 'ada' });
+    const bob = await aUser(accounts, { handle: 'bob' });
+    const team = await aWorkspace(accounts, { slug: 'team' });
     await accounts.addMember(team.id, ada.id, 'member');
     const adaToken = await mintAccessToken(app.container, { userId: ada.id, lock: { kind: 'workspace', workspaceId: team.id }, clientName: 'Claude' });
     const bobToken = await mintAccessToken(app.container, { userId: bob.id, clientName: 'Cursor' });

@@ -7,6 +7,7 @@ import { TokenVerifier } from '../../application/ports/token-verifier.js';
 import { request } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-server.js';
+import { aWorkspace } from '../support/mothers.js';
 
 const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP *.localhost 127.0.0.1',
@@ -94,7 +95,7 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
     // An operator adds Dana to a workspace.
     const accounts = server.container.get<AccountStore>(AccountStore);
     const dana = (await accounts.findUserByHandle('dana'))!;
-    const workspace = await accounts.createWorkspace({ slug: 'acme', name: 'Acme Analytics' });
+    const workspace = await aWorkspace(accounts, { slug: 'acme', name: 'Acme Analytics' });
     await accounts.addMember(workspace.id, dana.id, 'member');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${app}/sign-in`);

@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { registry } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
 import { runDashpub as dashpub } from '../support/cli.js';
+import { aWorkspace } from '../support/mothers.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const SLUGS = ['kpis', 'live', 'report', 'sales', 'secret', 'wh'];
@@ -149,8 +150,8 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
 
   it('imports into a workspace recording its admin, keeping the archive\'s visibility', async () => {
     const accounts = app.container.get<AccountStore>(AccountStore);
-    const team = await accounts.createWorkspace({ slug: 'team', name: 'Team' });
-    const lonely = await accounts.createWorkspace({ slug: 'lonely', name: 'No admin' });
+    const team = await aWorkspace(accounts, { slug: 'team' });
+    const lonely = await aWorkspace(accounts, { slug: 'lonely', name: 'No admin' });
     const carl = await createUser(app.container, 'carl');
     await accounts.addMember(lonely.id, carl.id, 'member');
     await accounts.addMember(team.id, carl.id, 'member');

@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cookiePairs, hostRequest, type RawResponse } from '../support/hosting-http.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from '../support/hosting-server.js';
 import { testSettings } from '../support/settings.js';
+import { aUser, aPrincipal, workspaceLock, aWorkspace } from '../support/mothers.js';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(300)]);
@@ -44,14 +45,14 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
     server = await startHostingServer(app, settings, sessions);
     const accounts = app.container.get<AccountStore>(AccountStore);
     const tag = randomBytes(3).toString('hex');
-    const a = await accounts.createUser({ handle: `ada${tag}`, email: `ada${tag}@example.com`, passwordHash: null, plan: 'free' });
-    const b = await accounts.createUser({ handle: `bob${tag}`, email: `bob${tag}@example.com`, passwordHash: null, plan: 'free' });
-    const w = await accounts.createWorkspace({ slug: `acme${tag}`, name: 'Acme' });
+    const a = await aUser(accounts, { handle: `ada${tag}` });
+    const b = await aUser(accounts, { handle: `bob${tag}` });
+    const w = await aWorkspace(accounts, { slug: `acme${tag}`, name: 'Acme' });
     await accounts.addMember(w.id, a.id, 'member');
     adaHandle = a.handle;
     acmeSlug = w.slug;
-    ada = { userId: a.id, grantId: 'g1', lock: { kind: 'personal' }, scope: 'dashboards' };
-    adaInAcme = { userId: a.id, grantId: 'g2', lock: { kind: 'workspace', workspaceId: w.id, workspaceSlug: w.slug }, scope: 'dashboards' };
+    ada = aPrincipal(a.id, { grantId: 'g1' });
+    adaInAcme = aPrincipal(a.id, { grantId: 'g2', lock: workspaceLock(w) });
     adaSession = randomBytes(16).toString('hex');
     bobSession = randomBytes(16).toString('hex');
     sessions.tokens.set(adaSession, a.id);
@@ -309,9 +310,9 @@ describe('e2e: dashboards host under https', function () {
     app = await buildContainer(settings, { storage: 'memory', hosting: { metadataTtlMs: 0 } });
     server = await startHostingServer(app, settings, sessions);
     const accounts = app.container.get<AccountStore>(AccountStore);
-    const user = await accounts.createUser({ handle: 'eve', email: 'eve@example.com', passwordHash: null, plan: 'free' });
+    const user = await aUser(accounts, { handle: 'eve' });
     sessions.tokens.set('web-eve', user.id);
-    const eve: Principal = { userId: user.id, grantId: 'g', lock: { kind: 'personal' }, scope: 'dashboards' };
+    const eve: Principal = aPrincipal(user.id, { grantId: 'g' });
     await app.container.get(PublishDashboard).execute(eve, { path: 'notes', body: '<p>n</p>', visibility: 'private' });
   });
   after(async () => {

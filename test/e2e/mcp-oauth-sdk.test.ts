@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { startFullServer } from '../support/server.js';
+import { aWorkspace } from '../support/mothers.js';
 
 /** An MCP client's credential store, in memory; the "browser" is driven by the test. */
 class RecordingProvider implements OAuthClientProvider {
@@ -67,7 +68,7 @@ describe('e2e: the official MCP SDK client signs in through OAuth (full server, 
     await web.post('/sign-up', { csrf: csrfOf(signUp), handle: 'sdkuser', email: 'sdk@example.com', password: 'correct horse battery' });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
     const user = (await accounts.findUserByHandle('sdkuser'))!;
-    const workspace = await accounts.createWorkspace({ slug: 'sdk-team', name: 'SDK Team' });
+    const workspace = await aWorkspace(accounts, { slug: 'sdk-team', name: 'SDK Team' });
     await accounts.addMember(workspace.id, user.id, 'admin');
 
     // 1. The first connection meets the 401 and goes through discovery and registration to the browser step.

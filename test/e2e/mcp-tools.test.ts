@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { startFullServer, type FullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
+import { aUser, aWorkspace } from '../support/mothers.js';
 
 type Server = Awaited<ReturnType<typeof startFullServer>>;
 
@@ -56,10 +57,10 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     database = await createTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
-    const a = await accounts.createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'free' });
-    const b = await accounts.createUser({ handle: 'bob', email: 'bob@example.com', passwordHash: null, plan: 'free' });
-    const team = await accounts.createWorkspace({ slug: 'team', name: 'The Team' });
-    await accounts.createWorkspace({ slug: 'other', name: 'Other' });
+    const a = await aUser(accounts, { handle: 'ada' });
+    const b = await aUser(accounts, { handle: 'bob' });
+    const team = await aWorkspace(accounts, { slug: 'team', name: 'The Team' });
+    await aWorkspace(accounts, { slug: 'other', name: 'Other' });
     await accounts.addMember(team.id, a.id, 'admin');
     adaHandle = a.handle;
     const container = server.server.app.container;

@@ -12,6 +12,7 @@ import type { ResourceSource } from '../../shells/koa/mcp/resources.js';
 import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
 import { listen, type Listening } from '../support/server.js';
 import { loadSettings } from '../../shells/config.js';
+import { aPrincipal } from '../support/mothers.js';
 
 export const TOKENS = {
   alice: 'token-alice',
@@ -20,7 +21,7 @@ export const TOKENS = {
   broken: 'token-broken',
 };
 
-export const principalOf = (userId: string): Principal => ({ userId, grantId: `grant-${userId}`, lock: { kind: 'personal' }, scope: 'dashboards' });
+export const principalOf = (userId: string): Principal => aPrincipal(userId);
 
 export class FakeTokenVerifier implements TokenVerifier {
   calls = 0;

@@ -8,6 +8,7 @@ import { pkcePair } from '../support/oauth-kit.js';
 import { csrfOf, startOAuthServer, WebClient, type OAuthServer } from '../support/oauth-server.js';
 import { testSettings } from '../support/settings.js';
 import { loadSettings } from '../../shells/config.js';
+import { aWorkspace } from '../support/mothers.js';
 
 const REDIRECT = 'http://127.0.0.1:49152/callback';
 
@@ -132,7 +133,7 @@ describe('e2e: OAuth over HTTP (API host and web app)', function () {
     const web = await signedUpClient('wendy');
     const accounts = server.container.get<AccountStore>(AccountStore);
     const wendy = (await accounts.findUserByHandle('wendy'))!;
-    const team = await accounts.createWorkspace({ slug: 'wendy-team', name: 'Wendy & Co' });
+    const team = await aWorkspace(accounts, { slug: 'wendy-team', name: 'Wendy & Co' });
     await accounts.addMember(team.id, wendy.id, 'member');
 
     const { clientId, pkce, consentPath } = await startFlow();

@@ -8,6 +8,7 @@ import type { Principal } from '../../application/ports/token-verifier.js';
 import { startServer, type RunningServer } from '../../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
+import { aPrincipal } from '../support/mothers.js';
 
 const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP *.localhost 127.0.0.1',
@@ -61,7 +62,7 @@ describe('e2e: private dashboard in a real browser', function () {
     const admin = server.app.container.get(AdminAccounts);
     const vera = await admin.addUser({ handle: 'vera', email: 'vera@example.com', password });
     await admin.addUser({ handle: 'mallory', email: 'mallory@example.com', password });
-    const principal: Principal = { userId: vera.id, grantId: 'browser', lock: { kind: 'personal' }, scope: 'dashboards' };
+    const principal: Principal = aPrincipal(vera.id, { grantId: 'browser' });
     const publish = server.app.container.get(PublishDashboard);
     await publish.execute(principal, { path: 'diary', body: PAGE, visibility: 'private' });
     await publish.execute(principal, { path: 'diary/app.js', body: SCRIPT });

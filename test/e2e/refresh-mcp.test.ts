@@ -11,6 +11,7 @@ import { salesSpec, seedSales, sql } from '../support/refresh-fixtures.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { runDashpub as dashpubCli } from '../support/cli.js';
+import { aUser } from '../support/mothers.js';
 
 const SECRET_KEY = 'e2e-refresh-secret';
 
@@ -99,7 +100,7 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
     // The warehouse is on 127.0.0.1, a private address: allowed explicitly, as an operator would.
     server = await startFullServer({ DATABASE_URL: service.url, SECRET_KEY, ALLOW_PRIVATE_WAREHOUSES: 'true' });
     const container = server.server.app.container;
-    const user = await container.get<AccountStore>(AccountStore).createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'pro' });
+    const user = await aUser(container.get<AccountStore>(AccountStore), { handle: 'ada', plan: 'pro' });
     handle = user.handle;
 
     const added = await dashpubCli({ DATABASE_URL: service.url, SECRET_KEY, ALLOW_PRIVATE_WAREHOUSES: 'true' }, ['--json', 'connection', 'add', '--owner', 'ada', '--label', 'Sales DB', '--url', warehouse.url]);
@@ -134,7 +135,7 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
 
   it('answers list_connections with the spec\'s text, and an empty structured copy the SDK accepts, when there are none', async () => {
     const container = server.server.app.container;
-    const user = await container.get<AccountStore>(AccountStore).createUser({ handle: 'newcomer', email: 'newcomer@example.com', passwordHash: null, plan: 'free' });
+    const user = await aUser(container.get<AccountStore>(AccountStore), { handle: 'newcomer' });
     const { access_token: token } = await mintAccessToken(container, { userId: user.id, lock: { kind: 'personal' } });
     const transport = new StreamableHTTPClientTransport(new URL(`${server.settings.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
     const newcomer = new Client({ name: 'dashpub-refresh-e2e-newcomer', version: '1.0.0' });

@@ -10,6 +10,7 @@ import { request } from '../support/http.js';
 import { spawnServer } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
+import { aUser } from '../support/mothers.js';
 
 type Spawned = Awaited<ReturnType<typeof spawnServer>>;
 const SECRET_KEY = 'scale-out-secret';
@@ -66,7 +67,7 @@ describe('e2e: dashpub serve processes', function () {
     });
 
     async function userToken(handle: string) {
-      const user = await admin.container.get<AccountStore>(AccountStore).createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan: 'free' });
+      const user = await aUser(admin.container.get<AccountStore>(AccountStore), { handle });
       return { user, token: (await mintAccessToken(admin.container, { userId: user.id, lock: { kind: 'personal' } })).access_token };
     }
 

@@ -6,6 +6,7 @@ import { RefreshStateStore } from '../../application/ports/refresh-state-store.j
 import type { Principal } from '../../application/ports/token-verifier.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { registry } from './refresh-fixtures.js';
+import { aUser, aPrincipal } from './mothers.js';
 
 export const inlineSpec = {
   title: 'KPIs',
@@ -19,7 +20,7 @@ export const selfSpec = {
   panels: [{ id: 't', type: 'table', query: 'list' }],
 };
 
-export const principalOf = (userId: string): Principal => ({ userId, grantId: `archive-${userId}`, lock: { kind: 'personal' }, scope: 'dashboards' });
+export const principalOf = (userId: string): Principal => aPrincipal(userId, { grantId: `archive-${userId}` });
 
 /**
  * The dashboards the export/import tests move around, published through the MCP tools:
@@ -111,5 +112,5 @@ export function expectSameDashboards(copy: Map<string, DashboardSnapshot>, origi
 }
 
 export async function createUser(container: Container, handle: string, plan: 'free' | 'pro' = 'free') {
-  return container.get<AccountStore>(AccountStore).createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan });
+  return aUser(container.get<AccountStore>(AccountStore), { handle, plan });
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { Visibility } from '../../domain/metadata.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { contentTypeFor } from '../../domain/content-types.js';
+import { aDashboard } from './mothers.js';
 
 export const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -27,20 +28,15 @@ export async function seedDashboard(
   const manifest: Manifest = {};
   const versionId = randomUUID();
   const now = new Date();
-  const record: DashboardRecord = {
-    id: randomUUID(),
-    owner,
+  const record: DashboardRecord = aDashboard(owner, {
     slug: input.slug,
     name: input.name ?? input.slug,
-    tags: [],
-    chart: null,
     visibility: input.visibility ?? 'public',
-    connection: 'self',
     currentVersionId: versionId,
     createdBy: input.createdBy ?? owner.id,
     createdAt: now,
     updatedAt: now,
-  };
+  });
   await store.transaction(owner, async (tx) => {
     for (const [filename, content] of Object.entries(input.files)) {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;

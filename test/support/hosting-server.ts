@@ -9,6 +9,7 @@ import { hostRouter } from '../../shells/koa/host-router.js';
 import { dashboardsSurfaceFrom } from '../../shells/koa/dashboards/dashboards-surface.js';
 import { dashboardsFastPathFrom } from '../../shells/koa/dashboards/fast-path.js';
 import { createViewerRoutes } from '../../shells/koa/app/viewer-routes.js';
+import { createAppSurface } from '../../shells/koa/app/app-surface.js';
 
 /** Web sessions by token, standing in for the sign-in capability's store. */
 export class StubWebSessions implements WebSessions {
@@ -38,7 +39,8 @@ export async function startHostingServer(app: AppContainer, settings: Settings, 
   koa.use(
     hostRouter(settings, {
       api: notFound,
-      app: (ctx) => routes(ctx, () => notFound(ctx, async () => {})),
+      // Behind the real app surface, whose one catch answers the viewer routes' refusals.
+      app: createAppSurface(app.container, settings, { extra: routes }),
       dashboards: dashboardsSurfaceFrom(app.container, (e) => errors.push(e)),
     }),
   );

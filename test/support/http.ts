@@ -14,7 +14,7 @@ export interface HttpRequest {
   method?: string;
   /**
    * Host header to send, e.g. `app.localhost:8787`. Node resolves no `*.localhost` name and `fetch`
-   * drops a Host header, so tests connect to 127.0.0.1 and name the surface here (DESIGN §1).
+   * drops a Host header, so tests connect to 127.0.0.1 and name the surface here (shells/koa/host-router.ts).
    */
   host?: string;
   headers?: Record<string, string>;

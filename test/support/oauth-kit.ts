@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { expect } from 'chai';
 import { Container } from 'inversify';
 import { MemoryAccountStore } from '../../adapters/memory/memory-account-store.js';
 import { MemoryOAuthStore } from '../../adapters/memory/memory-oauth-store.js';
@@ -61,17 +60,6 @@ export function makeAuthKit(
   container.bind<TokenVerifier>(TokenVerifier).to(OAuthTokenVerifier);
   container.bind<WebSessions>(WebSessions).toService(WebSessionService);
   return { container, clock, store, accounts, settings };
-}
-
-/** The error `promise` rejects with, asserted to be a `type`; fails the test when it resolves. */
-export async function rejection<E extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error, String(error)).to.be.instanceOf(type);
-    return error as E;
-  }
-  throw new Error(`expected a ${type.name}`);
 }
 
 /** A PKCE pair (RFC 7636): a fresh verifier and its S256 challenge. */

@@ -8,15 +8,15 @@ import { dashboardTools } from '../../shells/koa/mcp/tools/dashboard-tools.js';
 import { connectionTools } from '../../shells/koa/mcp/tools/connection-tools.js';
 import { refreshTools } from '../../shells/koa/mcp/tools/refresh-tools.js';
 import type { GrantLock } from '../../domain/scope.js';
+import { aUser, aPrincipal, uniq } from './mothers.js';
 
-let counter = 0;
-export const uniq = (prefix: string) => `${prefix}-${process.pid.toString(36)}-${(counter++).toString(36)}`;
+export { uniq };
 
 export async function makeUser(container: Container, plan: Plan = 'pro', lock: GrantLock = { kind: 'personal' }) {
   const accounts = container.get<AccountStore>(AccountStore);
   const handle = uniq('u');
-  const user = await accounts.createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan });
-  const principal: Principal = { userId: user.id, grantId: uniq('grant'), lock, scope: 'dashboards' };
+  const user = await aUser(accounts, { handle, plan });
+  const principal: Principal = aPrincipal(user.id, { grantId: uniq('grant'), lock });
   return { user, principal };
 }
 

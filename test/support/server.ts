@@ -51,7 +51,7 @@ export async function listen(handler: Koa.Middleware | Koa): Promise<Listening> 
 }
 
 /**
- * Settings for a server on `port` with every URL pointing at it (the DESIGN §6 defaults, port included).
+ * Settings for a server on `port` with every URL pointing at it (the local defaults of shells/config.ts, port included).
  * DATA_DIR defaults to a fresh temporary directory so a test never touches ./data.
  */
 export function settingsForPort(port: number, env: NodeJS.ProcessEnv = {}): Settings {

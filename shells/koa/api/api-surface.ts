@@ -13,14 +13,14 @@ const healthz: Koa.Middleware = async (ctx, next) => {
   ctx.body = 'ok';
 };
 
-/** Anything no route claimed: the spec's "All other routes answer 404 Not Found". */
+/** Anything no route claimed answers 404 Not Found, as plain text. */
 const notFound: Koa.Middleware = async (ctx) => {
   ctx.status = 404;
   ctx.type = 'text/plain';
   ctx.body = 'Not Found';
 };
 
-/** The API host (`{base_url}`, DESIGN §1): /healthz, the MCP endpoint, the extra routes, and 404 for the rest. */
+/** The API host (`{base_url}`): /healthz, the MCP endpoint, the extra routes, and 404 for the rest. */
 export function createApiSurface(options: ApiSurfaceOptions): Koa.Middleware {
   const chain: Koa.Middleware[] = [healthz, options.mcp];
   if (options.extra) chain.push(options.extra);

@@ -9,15 +9,17 @@ import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError } from '../../../domain/errors.js';
 import { GRANT_TYPES } from '../../../domain/oauth-clients.js';
 import { isOAuthError, MCP_SCOPE, OAuthError } from '../../../domain/oauth.js';
-import { BodyTooLarge, FORM_LIMIT_BYTES, parseForm, readBody } from '../app/forms.js';
+import { FORM_LIMIT_BYTES, parseForm } from '../app/forms.js';
+import { BodyTooLarge, readBody } from '../request-body.js';
 import { messagePage } from '../app/pages.js';
 import { sendPage } from '../app/web-security.js';
+import { httpStatusOf } from '../http-status.js';
 
 export interface OAuthRoutesOptions {
   logger?: { error(details: object, message: string): void };
 }
 
-/** The two discovery documents (RFC 8414, RFC 9728) as DESIGN §5 "Transport details" lists them. */
+/** The two discovery documents (RFC 8414, RFC 9728): authorization server and protected resource metadata. */
 export function discoveryDocuments(settings: Settings) {
   const urls = oauthUrls(settings);
   return {
@@ -127,7 +129,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
     noStore(ctx);
     let body: unknown = null;
     try {
-      body = JSON.parse(await readBody(ctx, FORM_LIMIT_BYTES));
+      body = JSON.parse(await readBody(ctx.req, FORM_LIMIT_BYTES));
     } catch {
       // Counted and refused by the use case like any other malformed registration.
     }
@@ -135,9 +137,10 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
       json(ctx, 201, await register.execute(body, ctx.ip));
     } catch (error) {
       if (isOAuthError(error)) return json(ctx, 400, oauthErrorBody(error));
-      if (isDomainError(error) && error.code === 'rate_limited') {
-        ctx.set('retry-after', '60');
-        return json(ctx, 429, { error: 'rate_limited', error_description: error.message });
+      if (isDomainError(error)) {
+        // Statuses from the one table (shells/koa/http-status.ts); a limited client is told when to retry.
+        if (error.code === 'rate_limited') ctx.set('retry-after', '60');
+        return json(ctx, httpStatusOf(error), { error: error.code, error_description: error.message });
       }
       fail(ctx, error, 'client registration');
     }
@@ -163,7 +166,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
     cors(ctx);
     noStore(ctx);
     try {
-      const text = await readBody(ctx, FORM_LIMIT_BYTES);
+      const text = await readBody(ctx.req, FORM_LIMIT_BYTES);
       const params = ctx.is('application/json') ? jsonParams(text) : parseForm(text);
       json(ctx, 200, await exchange.execute(params, basicClientId(ctx.get('authorization'))));
     } catch (error) {

@@ -10,9 +10,11 @@ import { safeReturnPath } from '../../../application/hosting/viewer-access.js';
 import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError, type DomainError } from '../../../domain/errors.js';
-import { BodyTooLarge, field, readForm, type FormFields } from './forms.js';
+import { BodyTooLarge } from '../request-body.js';
+import { field, readForm, type FormFields } from './forms.js';
 import { addUpstreamSignInRoutes } from './oidc-routes.js';
 import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.js';
+import { answerRefusal, onRefusal } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 
 export interface AppSurfaceOptions {
@@ -21,18 +23,11 @@ export interface AppSurfaceOptions {
   logger?: { error(details: object, message: string): void };
 }
 
-const HTTP_STATUS: Partial<Record<DomainError['code'], number>> = {
-  invalid_argument: 400,
-  conflict: 409,
-  forbidden: 403,
-  unauthenticated: 401,
-  rate_limited: 429,
-  not_found: 404,
-};
-
 /**
  * The web app host (`{app_url}`): sign-up, sign-in, sign-out, the consent screen at `/consent`, and
- * the account page. Plain HTML forms, no script; every POST is CSRF-checked.
+ * the account page. Plain HTML forms, no script; every POST is CSRF-checked. Routes name the page a
+ * refusal shows (`onRefusal`) and let DomainErrors propagate to the one catch at the end, which takes the
+ * status from shells/koa/http-status.ts.
  */
 export function createAppSurface(container: Container, settings: Settings, options: AppSurfaceOptions = {}): Koa.Middleware {
   const accounts = container.get(WebAccounts);
@@ -75,15 +70,12 @@ export function createAppSurface(container: Container, settings: Settings, optio
     const form = await postedForm(ctx);
     if (!form) return;
     const returnTo = returnTarget(field(form, 'return_to'));
-    try {
-      const { session } = await accounts.signIn({ email: field(form, 'email'), password: field(form, 'password'), clientIp: ctx.ip });
-      security.setSession(ctx, session.token, session.expiresAt);
-      seeOther(ctx, returnTo);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      const body = signInPage(page(ctx), { returnTo, email: field(form, 'email'), error: error.message, signUpOpen: accounts.signUpOpen });
-      sendPage(ctx, HTTP_STATUS[error.code] ?? 400, body, dashboardOrigins);
-    }
+    onRefusal(ctx, (ctx, error, status) =>
+      sendPage(ctx, status, signInPage(page(ctx), { returnTo, email: field(form, 'email'), error: error.message, signUpOpen: accounts.signUpOpen }), dashboardOrigins),
+    );
+    const { session } = await accounts.signIn({ email: field(form, 'email'), password: field(form, 'password'), clientIp: ctx.ip });
+    security.setSession(ctx, session.token, session.expiresAt);
+    seeOther(ctx, returnTo);
   });
 
   if (upstream.providerName !== null) {
@@ -106,20 +98,18 @@ export function createAppSurface(container: Container, settings: Settings, optio
     const form = await postedForm(ctx);
     if (!form) return;
     const returnTo = returnTarget(field(form, 'return_to'));
-    try {
-      const { session } = await accounts.signUp({
-        handle: field(form, 'handle').trim(),
-        email: field(form, 'email'),
-        password: field(form, 'password'),
-        clientIp: ctx.ip,
-      });
-      security.setSession(ctx, session.token, session.expiresAt);
-      seeOther(ctx, returnTo);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
+    onRefusal(ctx, (ctx, error, status) => {
       const body = signUpPage(page(ctx), { returnTo, handle: field(form, 'handle'), email: field(form, 'email'), error: error.message, open: accounts.signUpOpen });
-      sendPage(ctx, HTTP_STATUS[error.code] ?? 400, body, dashboardOrigins);
-    }
+      sendPage(ctx, status, body, dashboardOrigins);
+    });
+    const { session } = await accounts.signUp({
+      handle: field(form, 'handle').trim(),
+      email: field(form, 'email'),
+      password: field(form, 'password'),
+      clientIp: ctx.ip,
+    });
+    security.setSession(ctx, session.token, session.expiresAt);
+    seeOther(ctx, returnTo);
   });
 
   router.post('/sign-out', async (ctx) => {
@@ -145,17 +135,15 @@ export function createAppSurface(container: Container, settings: Settings, optio
     if (!form) return;
     const userId = await currentUser(ctx);
     if (!userId) return seeOther(ctx, '/sign-in?return_to=%2Faccount');
-    try {
-      await grants.revokeOwn(userId, field(form, 'grant'));
-      seeOther(ctx, '/account?revoked=1');
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      sendPage(ctx, 404, messagePage(serviceName, { title: 'Nothing to revoke', message: error.message, link: { href: '/account', text: 'Back to your account' } }));
-    }
+    onRefusal(ctx, (ctx, error, status) =>
+      sendPage(ctx, status, messagePage(serviceName, { title: 'Nothing to revoke', message: error.message, link: { href: '/account', text: 'Back to your account' } })),
+    );
+    await grants.revokeOwn(userId, field(form, 'grant'));
+    seeOther(ctx, '/account?revoked=1');
   });
 
-  const expiredRequest = (ctx: Koa.Context, error: DomainError) =>
-    sendPage(ctx, HTTP_STATUS[error.code] ?? 400, messagePage(serviceName, { title: 'Authorization request not found', message: error.message }));
+  const expiredRequest = (ctx: Koa.Context, error: DomainError, status: number) =>
+    sendPage(ctx, status, messagePage(serviceName, { title: 'Authorization request not found', message: error.message }));
 
   const showConsent = async (ctx: Koa.Context, requestHandle: string, status = 200, error?: string) => {
     const view = await consent.describe(requestHandle, await currentUser(ctx));
@@ -164,38 +152,41 @@ export function createAppSurface(container: Container, settings: Settings, optio
   };
 
   router.get('/consent', async (ctx) => {
-    try {
-      await showConsent(ctx, String(ctx.query.request ?? ''));
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      expiredRequest(ctx, error);
-    }
+    onRefusal(ctx, expiredRequest);
+    await showConsent(ctx, String(ctx.query.request ?? ''));
   });
 
   router.post('/consent', async (ctx) => {
     const form = await postedForm(ctx);
     if (!form) return;
     const requestHandle = field(form, 'request');
-    try {
-      if (field(form, 'decision') === 'allow') {
-        const userId = await currentUser(ctx);
-        if (!userId) return await showConsent(ctx, requestHandle, 401, 'Sign in to allow access.');
-        const { location } = await consent.approve({ requestHandle, userId, target: field(form, 'target') });
-        return seeOther(ctx, location);
-      }
-      const { location } = await consent.deny({ requestHandle });
-      seeOther(ctx, location);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      if (error.code === 'forbidden') return await showConsent(ctx, requestHandle, 403, error.message).catch(() => expiredRequest(ctx, error)); // the request is gone: its expiry page is the answer
-      expiredRequest(ctx, error);
+    // A refused choice (a workspace the user may not pick) shows the consent screen again with the
+    // reason; when the request itself is gone, that screen cannot be drawn and the request's page says so.
+    onRefusal(ctx, (ctx, error, status) =>
+      error.code === 'forbidden'
+        ? showConsent(ctx, requestHandle, status, error.message).catch(() => expiredRequest(ctx, error, status)) // the request is gone: its expiry page is the answer
+        : expiredRequest(ctx, error, status),
+    );
+    if (field(form, 'decision') === 'allow') {
+      const userId = await currentUser(ctx);
+      if (!userId) return await showConsent(ctx, requestHandle, 401, 'Sign in to allow access.');
+      const { location } = await consent.approve({ requestHandle, userId, target: field(form, 'target') });
+      return seeOther(ctx, location);
     }
+    const { location } = await consent.deny({ requestHandle });
+    seeOther(ctx, location);
   });
 
   const routes = router.routes() as Koa.Middleware;
   const fallback = options.extra;
   const notFound = (ctx: Koa.Context) =>
     sendPage(ctx, 404, messagePage(serviceName, { title: 'Page not found', message: 'There is nothing at this address.', link: { href: '/', text: 'Go to your account' } }));
+  const refused = (ctx: Koa.Context, error: DomainError, status: number) =>
+    sendPage(ctx, status, messagePage(serviceName, { title: 'This cannot be done', message: error.message, link: { href: '/', text: 'Go to your account' } }));
+  const failed = (ctx: Koa.Context, error: unknown) => {
+    options.logger?.error({ err: error, path: ctx.path }, 'web app request failed');
+    sendPage(ctx, 500, messagePage(serviceName, { title: 'Something went wrong', message: 'The service could not complete this request. Please try again in a moment.' }));
+  };
 
   // The last step never calls next: the app host owns every path it is given.
   return async (ctx) => {
@@ -209,8 +200,8 @@ export function createAppSurface(container: Container, settings: Settings, optio
         sendPage(ctx, 413, messagePage(serviceName, { title: 'Too much data', message: 'The form sent more data than this page accepts.' }));
         return;
       }
-      options.logger?.error({ err: error, path: ctx.path }, 'web app request failed');
-      sendPage(ctx, 500, messagePage(serviceName, { title: 'Something went wrong', message: 'The service could not complete this request. Please try again in a moment.' }));
+      if (!isDomainError(error)) return failed(ctx, error);
+      await answerRefusal(ctx, error, refused).catch((pageError: unknown) => failed(ctx, pageError));
     }
   };
 }

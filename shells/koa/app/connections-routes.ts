@@ -6,9 +6,9 @@ import { WebSessionService } from '../../../application/auth/web-session-service
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
-import { isDomainError } from '../../../domain/errors.js';
 import { field, readForm } from './forms.js';
 import { html, layout } from './html.js';
+import { onRefusal } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 
 export const CONNECTIONS_PATH = '/connections';
@@ -79,18 +79,14 @@ ${list.length ? html`<table><thead><tr><th>Label</th><th>Scope</th><th>Status</t
   router.post(`${CONNECTIONS_PATH}/add`, async (ctx) => {
     const post = await posted(ctx);
     if (!post) return;
-    try {
-      const created = await manage.create({
-        ownerUserId: post.userId,
-        workspaceId: field(post.form, 'workspace') || null,
-        label: field(post.form, 'label'),
-        url: field(post.form, 'url'),
-      });
-      await render(ctx, post.userId, 200, { notice: `Added "${created.label}": ${created.status}.` });
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      await render(ctx, post.userId, error.code === 'plan_required' ? 402 : 400, { error: error.message });
-    }
+    onRefusal(ctx, (ctx, error, status) => render(ctx, post.userId, status, { error: error.message }));
+    const created = await manage.create({
+      ownerUserId: post.userId,
+      workspaceId: field(post.form, 'workspace') || null,
+      label: field(post.form, 'label'),
+      url: field(post.form, 'url'),
+    });
+    await render(ctx, post.userId, 200, { notice: `Added "${created.label}": ${created.status}.` });
   });
 
   for (const action of ['test', 'remove'] as const) {

@@ -265,7 +265,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     '/refresh',
     async (userId, owner, slug) => {
       const result = await owners.refreshNow(userId, owner, slug);
-      return back(owner, slug, result.already_queued ? 'folded' : 'queued');
+      return back(owner, slug, result.queued ? 'queued' : 'folded');
     },
     (error) => ({ form: 'refresh', message: error.message }),
   );

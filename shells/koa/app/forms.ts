@@ -1,20 +1,5 @@
 import type Koa from 'koa';
-
-export class BodyTooLarge extends Error {}
-
-/** The raw request body as text, refusing more than `limit` bytes. */
-export async function readBody(ctx: Koa.Context, limit: number): Promise<string> {
-  const declared = Number(ctx.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readBody } from '../request-body.js';
 
 export type FormFields = Record<string, string | string[]>;
 
@@ -37,5 +22,5 @@ export const field = (fields: FormFields, name: string): string => {
 export const FORM_LIMIT_BYTES = 64 * 1024;
 
 export async function readForm(ctx: Koa.Context): Promise<FormFields> {
-  return parseForm(await readBody(ctx, FORM_LIMIT_BYTES));
+  return parseForm(await readBody(ctx.req, FORM_LIMIT_BYTES));
 }

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { OidcSignIn } from '../../../application/auth/oidc-sign-in.js';
-import { isDomainError, type DomainError } from '../../../domain/errors.js';
 import { UPSTREAM_CALLBACK_PATH, UPSTREAM_START_PATH } from '../../../domain/upstream-sign-in.js';
+import { onRefusal } from './refusals.js';
 import { seeOther, setPageHeaders, type WebSecurity } from './web-security.js';
 
 export interface UpstreamSignInDeps {
@@ -17,44 +17,32 @@ export interface UpstreamSignInDeps {
 }
 
 /**
- * A failed upstream sign-in is the answer the browser brought back (400), unless the provider could not
- * be reached (503). Translated here only, for both routes.
- */
-const failureStatus = (error: DomainError) => (error.code === 'unavailable' ? 503 : 400);
-
-/**
  * `GET /sign-in/oidc?return_to=` starts a sign-in at the upstream provider; the provider sends the
  * browser back to `GET /sign-in/oidc/callback`. Both are plain links and redirects (no script, no
- * form). Mounted only when a provider is configured, so otherwise both paths are the app's 404.
+ * form). Mounted only when a provider is configured, so otherwise both paths are the app's 404. A failed
+ * upstream sign-in is a `link` refusal (400, or 503 when the provider could not be reached), shown on the
+ * sign-in page.
  */
 export function addUpstreamSignInRoutes(router: Router, deps: UpstreamSignInDeps): void {
   const { signIn, security } = deps;
 
   router.get(UPSTREAM_START_PATH, async (ctx) => {
     const returnTo = deps.returnTarget(String(ctx.query.return_to ?? ''));
-    try {
-      const started = await signIn.start(returnTo);
-      security.setUpstreamAttempt(ctx, started.attempt, started.maxAgeSeconds);
-      setPageHeaders(ctx);
-      ctx.status = 302;
-      ctx.set('Location', started.authorizationUrl);
-      ctx.body = '';
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      deps.showSignIn(ctx, failureStatus(error), { returnTo, error: error.message });
-    }
+    onRefusal(ctx, (ctx, error, status) => deps.showSignIn(ctx, status, { returnTo, error: error.message }), 'link');
+    const started = await signIn.start(returnTo);
+    security.setUpstreamAttempt(ctx, started.attempt, started.maxAgeSeconds);
+    setPageHeaders(ctx);
+    ctx.status = 302;
+    ctx.set('Location', started.authorizationUrl);
+    ctx.body = '';
   });
 
   router.get(UPSTREAM_CALLBACK_PATH, async (ctx) => {
     const attempt = security.upstreamAttempt(ctx);
     security.clearUpstreamAttempt(ctx);
-    try {
-      const { session, returnTo } = await signIn.finish({ callbackQuery: ctx.querystring, attempt, signedInUserId: await deps.currentUser(ctx) });
-      security.setSession(ctx, session.token, session.expiresAt);
-      seeOther(ctx, returnTo);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      deps.showSignIn(ctx, failureStatus(error), { returnTo: signIn.returnTargetOf(attempt), error: error.message });
-    }
+    onRefusal(ctx, (ctx, error, status) => deps.showSignIn(ctx, status, { returnTo: signIn.returnTargetOf(attempt), error: error.message }), 'link');
+    const { session, returnTo } = await signIn.finish({ callbackQuery: ctx.querystring, attempt, signedInUserId: await deps.currentUser(ctx) });
+    security.setSession(ctx, session.token, session.expiresAt);
+    seeOther(ctx, returnTo);
   });
 }

@@ -4,9 +4,9 @@ import type Koa from 'koa';
 import { Settings } from '../../../application/ports/settings.js';
 import { sessionCookieName, WebSessions } from '../../../application/ports/web-sessions.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
-import { isDomainError } from '../../../domain/errors.js';
 import { escapeHtml, SERVICE_PAGE_CSP } from '../dashboards/pages.js';
 import { AUTH_PATH, readCookie, VIEWER_SIGN_IN_PATH } from '../dashboards/viewer-cookies.js';
+import { onRefusal } from './refusals.js';
 
 export interface ViewerRoutesDeps {
   settings: Settings;
@@ -38,17 +38,19 @@ export function createViewerRoutes(deps: ViewerRoutesDeps): Router {
       return;
     }
     const subdomain = ctx.query.subdomain;
-    try {
-      const ticket = await viewers.issueTicket(session.userId, subdomain, ctx.query.state);
-      const query = new URLSearchParams({ ticket, return: safeReturnPath(ctx.query.return) });
-      ctx.redirect(`${settings.dashboardScheme}://${subdomain as string}.${settings.dashboardDomain}${AUTH_PATH}?${query.toString()}`);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      ctx.status = 400;
-      ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = `<!doctype html><title>Bad link</title><p>This dashboard sign-in link is not valid: ${escapeHtml(error.message)}.</p>\n`;
-    }
+    onRefusal(
+      ctx,
+      (ctx, error, status) => {
+        ctx.status = status;
+        ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = `<!doctype html><title>Bad link</title><p>This dashboard sign-in link is not valid: ${escapeHtml(error.message)}.</p>\n`;
+      },
+      'link',
+    );
+    const ticket = await viewers.issueTicket(session.userId, subdomain, ctx.query.state);
+    const query = new URLSearchParams({ ticket, return: safeReturnPath(ctx.query.return) });
+    ctx.redirect(`${settings.dashboardScheme}://${subdomain as string}.${settings.dashboardDomain}${AUTH_PATH}?${query.toString()}`);
   });
 
   return router;

@@ -4,6 +4,7 @@ import { Settings } from '../../../application/ports/settings.js';
 import { ServeDashboard } from '../../../application/hosting/serve-dashboard.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { matchesEtag, PUBLIC_CACHE, REFERRER_POLICY } from './dashboards-surface.js';
+import { hostClassifier } from '../host-router.js';
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -17,19 +18,13 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
  */
 export function createDashboardsFastPath(deps: { settings: Settings; serve: ServeDashboard; views: ViewTally }): FastPath {
   const { settings, serve, views } = deps;
-  // The same classification as shells/koa/host-router.ts, with the hosts computed once.
-  const appHost = new URL(settings.appUrl).host.toLowerCase();
-  const apiHost = new URL(settings.baseUrl).host.toLowerCase();
-  const suffix = `.${settings.dashboardDomain.toLowerCase()}`;
-  const SUBDOMAIN = /^[a-z0-9-]+$/;
+  const classify = hostClassifier(settings);
 
   return (req, res) => {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
-    const host = req.headers.host?.toLowerCase();
-    if (!host || !host.endsWith(suffix) || host === appHost || host === apiHost) return false;
-    const subdomain = host.slice(0, -suffix.length);
-    if (!SUBDOMAIN.test(subdomain)) return false;
+    const { subdomain } = classify(req.headers.host);
+    if (subdomain === undefined) return false;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const file = serve.peek(subdomain, query < 0 ? url : url.slice(0, query));

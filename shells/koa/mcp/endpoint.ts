@@ -18,6 +18,7 @@ import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.
 import type { ResourceSource } from './resources.js';
 import { ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
+import { BodyTooLarge, readBody } from '../request-body.js';
 
 /** pino's calling convention, so a pino logger can be passed as is. */
 export interface McpLogger {
@@ -44,23 +45,8 @@ export interface McpEndpointOptions {
 export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-class BodyTooLarge extends Error {}
-
-async function readBody(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }, limit: number): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
- * POST /mcp and /mcp/ (spec "Transport rules"): stateless JSON-RPC over HTTP, always answered with
+ * POST /mcp and /mcp/: stateless JSON-RPC over HTTP, always answered with
  * application/json even when the client also accepts text/event-stream. Other paths fall through to
  * `next` (the API surface answers 404).
  *

@@ -8,7 +8,7 @@ import { parseResourceUri, resourceTemplates, type ResourceSource } from './reso
 import type { ToolRegistry } from './tool-registry.js';
 import { dashboardViewResource, type ViewResourceContents } from './ui/dashboard-view.js';
 
-/** Newest first (spec "Versioning"). */
+/** The MCP protocol versions this server speaks, newest first; a client asking for another gets the newest. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-06-18', '2024-11-05'] as const;
 export const SERVER_VERSION = '0.6.0';
 

@@ -6,7 +6,7 @@ import { checkArguments, type JsonSchema } from './argument-validation.js';
 import { INTERNAL_ERROR, invalidParams, JsonRpcError } from './jsonrpc.js';
 import type { Telemetry, ToolOutcome } from '../../../application/ports/telemetry.js';
 
-/** The MCP tool result envelope (spec "Tool result shape"). */
+/** The MCP tool result envelope: one text item, an optional structured copy, `isError` on refusals. */
 export interface ToolResult {
   content: Array<{ type: 'text'; text: string }>;
   structuredContent?: Record<string, unknown>;

@@ -2,9 +2,8 @@ import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
 import { ConnectionQueries } from '../../../../application/connections/connection-queries.js';
 import { answer, textOnly, warningLines } from './presenters.js';
+import { object, READ_WAREHOUSE as READ } from './schemas.js';
 
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 const connectionArg = {
   type: 'string',
   description: '"self" (default: your own dashboards\' metrics) or the id of a warehouse connection from list_connections.',
@@ -62,7 +61,7 @@ export function connectionTools(container: Container): ToolDefinition[] {
       outputSchema: object({ connection: { type: 'string' }, count: { type: 'integer' }, tables: { type: 'array', items: tableSchema } }, ['connection', 'count', 'tables']),
       annotations: READ,
       async call(principal, args) {
-        const r = await queries.introspect(principal, args);
+        const r = await queries.introspect(principal, { connection: args.connection as string | undefined });
         const lines = [
           `${r.tables.length} table(s) on connection "${r.connection}":`,
           ...r.tables.map((t) => `- ${t.schema}.${t.name} (${t.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
@@ -90,12 +89,13 @@ export function connectionTools(container: Container): ToolDefinition[] {
       ),
       annotations: READ,
       async call(principal, args) {
-        const r = await queries.validate(principal, args);
+        const v = await queries.validate(principal, { sql: args.sql as string, connection: args.connection as string | undefined });
+        const r = { valid: true, connection: v.connection, statement: v.statement, columns: v.columns, sample_rows: v.sampleRows, warnings: v.warnings };
         const lines = [
           `The SQL is valid on connection "${r.connection}": ${r.columns.length} column(s) (${r.columns.map((c) => `${c.name} ${c.type}`).join(', ')}), ${r.sample_rows.length} sample row(s).`,
           ...warningLines(r.warnings),
         ];
-        return answer(lines, { ...r }, true);
+        return answer(lines, r, true);
       },
     },
   ];

@@ -10,16 +10,10 @@ import { DashboardVersions } from '../../../../application/dashboards/dashboard-
 import { Settings } from '../../../../application/ports/settings.js';
 import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { dashboardSchema, nullableString, slugArg, versionIdArg, workspaceArg } from './schemas.js';
+import { bodyRequest, dashboardRef, metadataInput, renameCommand, versionRef } from './commands.js';
+import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
-
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
 
 const metadataArgs = {
   name: nullableString('Display name. Omit or null to keep the current one; cannot be cleared.'),
@@ -32,7 +26,6 @@ const metadataArgs = {
 /** The spec words these refusals itself (`name must be a non-empty string`), whatever the wrong value's type. */
 const METADATA_SELF_CHECKED = ['name', 'chart'] as const;
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 const publishOutput = object(
@@ -112,7 +105,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: { ...WRITE, idempotentHint: true },
       selfCheckedArguments: METADATA_SELF_CHECKED,
       async call(principal, args) {
-        const r = await update.execute(principal, args);
+        const r = await update.execute(principal, { ...dashboardRef(args), ...metadataInput(args) });
         return answer([`Updated ${r.changed.join(', ')} of "${r.dashboard.name}" at ${r.dashboard.url}.`, ...warningLines(r.warnings)], r);
       },
     },
@@ -123,7 +116,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, new_slug: slugArg, workspace: workspaceArg }, ['slug', 'new_slug']),
       annotations: { ...WRITE },
       async call(principal, args) {
-        const r = await rename.execute(principal, args);
+        const r = await rename.execute(principal, renameCommand(args));
         return answer([`Renamed "${r.old_slug}" to "${r.dashboard.slug}": ${r.dashboard.url} (the old URL ${r.old_url} now redirects there).`], r);
       },
     },
@@ -134,7 +127,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, workspace: workspaceArg }, ['slug']),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       async call(principal, args) {
-        const r = await remove.execute(principal, args);
+        const r = await remove.execute(principal, dashboardRef(args));
         return answer([`Deleted ${r.url} and its ${r.versions_deleted} version(s).`], r);
       },
     },
@@ -169,7 +162,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: READ,
       _meta: view,
       async call(principal, args) {
-        const r = await get.execute(principal, args);
+        const r = await get.execute(principal, { ...dashboardRef(args), ...bodyRequest(args) });
         const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
         if (r.alias_of) lines.push(`"${args.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
         return answer(lines, r);
@@ -184,7 +177,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       // clients reject a result without structuredContent from a tool that declares one.
       annotations: READ,
       async call(principal, args) {
-        const r = await versions.list(principal, args);
+        const r = await versions.list(principal, dashboardRef(args));
         if (r.count === 0) {
           return textOnly(`"${r.slug}" has no saved versions yet: only its current version ${r.current_version_id} (${r.url}).`);
         }
@@ -206,7 +199,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: READ,
       _meta: view,
       async call(principal, args) {
-        const r = await versions.get(principal, args);
+        const r = await versions.get(principal, { ...versionRef(args), ...bodyRequest(args) });
         return answer([`Version ${r.version.version_id} (#${r.version.seq}) of ${r.url}${r.version.current ? ', the current one' : ''}.`], r);
       },
     },
@@ -222,7 +215,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       // Unnaming makes a snapshot prunable again, and the prune runs at once.
       annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
       async call(principal, args) {
-        const r = await versions.name(principal, args);
+        const r = await versions.name(principal, { ...versionRef(args), name: args.name as string | null });
         const line = r.version.name
           ? `Named version ${r.version.version_id} of ${r.url} "${r.version.name}"; it is kept until unnamed.`
           : `Removed the name of version ${r.version.version_id} of ${r.url}; it may now be pruned like any snapshot.`;
@@ -237,7 +230,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: { ...WRITE },
       _meta: view,
       async call(principal, args) {
-        const r = await versions.restore(principal, args);
+        const r = await versions.restore(principal, versionRef(args));
         return answer([`Restored version ${r.restored_from} of "${r.dashboard.name}" as the new current version ${r.version_id}: ${r.dashboard.url}.`], r);
       },
     },

@@ -1,4 +1,18 @@
-/** JSON Schema fragments the tool definitions share. */
+/** JSON Schema fragments and annotations the tool definitions share. */
+
+/** A closed object schema: only the listed properties, `required` ones must be present. */
+export const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+/** Annotations of a tool that only reads the service's own data. */
+export const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Annotations of a tool that only reads, but from a warehouse outside the service. */
+export const READ_WAREHOUSE = { ...READ, openWorldHint: true };
+
 export const workspaceArg = {
   type: 'string',
   description:

@@ -7,13 +7,13 @@ import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } fro
 import { canonicalUrl } from '../../domain/urls.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
-import { RefreshQueue } from '../ports/job-queue.js';
+import { RefreshQueue } from '../ports/refresh-queue.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
-import { RefreshStateStore, type RefreshRun } from '../ports/refresh-state-store.js';
+import { RefreshStateStore, type RefreshRun, type RefreshSchedule } from '../ports/refresh-state-store.js';
 import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInAccount } from '../dashboards/lookup.js';
+import { loadDashboard, noDashboardInAccount, type DashboardRef } from '../dashboards/lookup.js';
 import { personalConnectionOnWorkspaceWarning } from '../connections/connection-access.js';
 import { ConnectionStore } from '../ports/connection-store.js';
 import { nextRuns, parseSchedule } from './cron.js';
@@ -23,28 +23,43 @@ const HOUR_SECONDS = 3600;
 
 export const noDashboardInWorkspace = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in that workspace`);
 
-export interface RunView {
-  started_at: string;
-  trigger: string;
-  outcome: string;
-  duration_ms: number;
-  rows: number;
-  error: string | null;
+/** set_refresh_schedule's input: a 5-field cron read in `timezone` (UTC when absent), or null to clear. */
+export interface ScheduleCommand extends DashboardRef {
+  schedule: string | null;
+  timezone?: string;
 }
 
-const runView = (run: RefreshRun | null): RunView | null =>
-  run && {
-    started_at: run.startedAt.toISOString(),
-    trigger: run.trigger,
-    outcome: run.outcome,
-    duration_ms: run.durationMs,
-    rows: run.rows,
-    error: run.error,
-  };
+/** The schedule now in force (null when cleared) and its next runs. */
+export interface ScheduleSet {
+  slug: string;
+  url: string;
+  schedule: { cron: string; timezone: string; nextRuns: Date[] } | null;
+  warnings: string[];
+}
+
+/** trigger_refresh's outcome: queued, or folded into a refresh already waiting (nothing new queued). */
+export interface RefreshTriggered {
+  slug: string;
+  url: string;
+  queued: boolean;
+}
+
+/** get_refresh_status's answer: the schedule, the last run, and whether the live render is current. */
+export interface RefreshStatus {
+  slug: string;
+  url: string;
+  refreshable: boolean;
+  connection: string;
+  schedule: RefreshSchedule | null;
+  lastRun: RefreshRun | null;
+  /** When the live render of the current version was made; null when there is none (or it is stale). */
+  liveRenderedAt: Date | null;
+  warnings: string[];
+}
 
 /** set_refresh_schedule, trigger_refresh and get_refresh_status. */
 @injectable()
-export class RefreshTools {
+export class ManageRefresh {
   constructor(
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
     @inject(DashboardStore) private readonly dashboards: DashboardStore,
@@ -57,46 +72,47 @@ export class RefreshTools {
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async setSchedule(principal: Principal, args: Record<string, unknown>) {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async setSchedule(principal: Principal, command: ScheduleCommand): Promise<ScheduleSet> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const slug = validateSlug(command.slug);
     const dashboard = await this.dashboards.findDashboard(ownerOf(target), slug);
     if (!dashboard) throw noDashboardInWorkspace(slug);
     await this.requireRefreshable(dashboard);
     const url = this.url(target, slug);
-    if (args.schedule === null) {
+    if (command.schedule === null) {
       await this.state.clearSchedule(dashboard.id);
-      return { slug, url, schedule: null, timezone: null, next_runs: [] as string[], warnings: [] as string[] };
+      return { slug, url, schedule: null, warnings: [] };
     }
-    if (args.schedule === undefined) throw invalid('schedule is required: a 5-field cron string, or null to clear the schedule');
-    const { cron, timezone } = parseSchedule(args.schedule, args.timezone);
+    const { cron, timezone } = parseSchedule(command.schedule, command.timezone);
     const next = nextRuns(cron, timezone, this.clock.now(), 3);
     await this.state.setSchedule({ dashboardId: dashboard.id, cron, timezone, nextRunAt: next[0] ?? null });
-    return { slug, url, schedule: cron, timezone, next_runs: next.map((d) => d.toISOString()), warnings: await this.warnings(target, dashboard) };
+    return { slug, url, schedule: { cron, timezone, nextRuns: next }, warnings: await this.warnings(target, dashboard) };
   }
 
-  async trigger(principal: Principal, args: Record<string, unknown>) {
-    const workspaceNamed = typeof args.workspace === 'string' ? args.workspace.trim() !== '' : args.workspace !== undefined && args.workspace !== null;
+  /** Personal dashboards only: `workspace` is not offered, and refused with its own text when sent anyway. */
+  async trigger(principal: Principal, command: DashboardRef): Promise<RefreshTriggered> {
+    const { workspace } = command;
+    const workspaceNamed = typeof workspace === 'string' ? workspace.trim() !== '' : workspace !== undefined && workspace !== null;
     if (principal.lock.kind === 'workspace' || workspaceNamed) throw triggerRefreshWorkspaceRefusal();
     const target = await this.scopes.resolve(principal, undefined);
     if (target.kind !== 'personal') throw triggerRefreshWorkspaceRefusal();
-    const slug = validateSlug(args.slug);
+    const slug = validateSlug(command.slug);
     const { dashboard } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), false);
     await this.requireRefreshable(dashboard);
     const owner = ownerOf(target);
     // Folded into a refresh already waiting: nothing new runs, so nothing counts against the budget.
-    if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false, already_queued: true };
+    if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false };
     const allowed = await this.limiter
       .consume('refresh_budget', `${owner.kind}:${owner.id}`, this.options.budgetPerHour, HOUR_SECONDS)
       .catch(() => true); // fail open, as every limit; limiter adapters log their own failures
     if (!allowed) throw refreshBudgetExhausted();
     const queued = await this.queue.enqueue({ dashboardId: dashboard.id, trigger: 'manual' });
-    return { slug, url: this.url(target, slug), queued, already_queued: !queued };
+    return { slug, url: this.url(target, slug), queued };
   }
 
-  async status(principal: Principal, args: Record<string, unknown>) {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const slug = validateSlug(args.slug);
+  async status(principal: Principal, query: DashboardRef): Promise<RefreshStatus> {
+    const target = await this.scopes.resolve(principal, query.workspace);
+    const slug = validateSlug(query.slug);
     const { dashboard, current } = await loadDashboard(this.dashboards, target, slug, noDashboardInAccount(slug), true);
     const schedule = await this.state.getSchedule(dashboard.id);
     const live = await this.state.liveRender(dashboard.id);
@@ -105,11 +121,9 @@ export class RefreshTools {
       url: this.url(target, dashboard.slug),
       refreshable: current.spec !== null && isRefreshable(parseDashboardSpec(current.spec)),
       connection: dashboard.connection,
-      schedule: schedule?.cron ?? null,
-      timezone: schedule?.timezone ?? null,
-      next_run_at: schedule?.nextRunAt?.toISOString() ?? null,
-      last_run: runView(await this.state.lastRun(dashboard.id)),
-      live_rendered_at: live && live.versionId === dashboard.currentVersionId ? live.renderedAt.toISOString() : null,
+      schedule,
+      lastRun: await this.state.lastRun(dashboard.id),
+      liveRenderedAt: live && live.versionId === dashboard.currentVersionId ? live.renderedAt : null,
       warnings: await this.warnings(target, dashboard),
     };
   }
