@@ -52,7 +52,7 @@ export class MetadataDocumentClients {
     // A fetch costs what a registration does, and shares its budget per client address. Limits fail
     // open (as registration's do): an unreachable Redis must not stop sign-ins.
     const { points } = RATE_LIMITS.register;
-    const allowed = await this.limiter.consume('register', clientIp ?? 'unknown', points, RATE_WINDOW_SECONDS).catch(() => true);
+    const allowed = await this.limiter.consume('register', clientIp ?? 'unknown', points, RATE_WINDOW_SECONDS).catch(() => true); // fail open; limiter adapters log their own failures
     if (!allowed) throw clientMetadataRefused(clientId, 'too many clients were looked up from your address; retry in a minute');
 
     const fetched = await this.source.fetch(url);

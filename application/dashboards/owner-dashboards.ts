@@ -210,7 +210,7 @@ export class OwnerDashboards {
   async refreshNow(userId: string, ownerName: string, slug: string) {
     const { principal, args } = await this.reach(userId, ownerName);
     const limit = RATE_LIMITS.trigger_refresh.points;
-    const allowed = await this.limiter.consume('trigger_refresh', userId, limit, RATE_WINDOW_SECONDS).catch(() => true);
+    const allowed = await this.limiter.consume('trigger_refresh', userId, limit, RATE_WINDOW_SECONDS).catch(() => true); // fail open; limiter adapters log their own failures
     if (!allowed) throw toolRateLimited('trigger_refresh');
     return this.refreshTools.trigger(principal, { ...args, slug });
   }
