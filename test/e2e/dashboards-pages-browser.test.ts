@@ -370,5 +370,18 @@ describe('e2e: dashboards pages in a real browser', function () {
     expect(file.headers['content-security-policy']).to.equal("sandbox allow-scripts; frame-ancestors 'self'");
     expect(file.text).to.contain('First draft');
     expect((await ok(personal, 'get_dashboard', { slug: 'q3-sales' })).text).to.contain('q3-sales');
+
+    // An address naming no version leads nowhere, as a missing dashboard; a cursor that is not the
+    // service's shows the first page with the tool's refusal.
+    const missing = await web.get('/dashboards/ada/no-such-dashboard');
+    for (const pathname of ['/dashboards/ada/q3-sales/versions/not-a-version', '/dashboards/ada/q3-sales/versions/not-a-version/files/index.html']) {
+      const res = await web.get(pathname);
+      expect(res.status, pathname).to.equal(404);
+      expect(res.text, pathname).to.equal(missing.text);
+    }
+    const badCursor = await web.get('/dashboards?cursor=not-a-cursor');
+    expect(badCursor.status).to.equal(400);
+    expect(badCursor.text).to.contain('cursor is not valid; pass the next_cursor from the previous answer, or omit it to start over');
+    expect(badCursor.text).to.contain('q3-sales');
   });
 });
