@@ -36,12 +36,8 @@ export function checkClientIdUrl(clientId: string, options: { allowLoopbackHttp:
   const refuse = (why: string) => clientMetadataRefused(clientId, why);
   if (clientId.length > 2000) throw refuse('it is longer than 2000 characters');
   if (clientId.includes('#')) throw refuse('it has a fragment');
-  let url: URL;
-  try {
-    url = new URL(clientId);
-  } catch {
-    throw refuse('it is not an absolute URL');
-  }
+  if (!URL.canParse(clientId)) throw refuse('it is not an absolute URL');
+  const url = new URL(clientId);
   const loopbackHttp = options.allowLoopbackHttp && isLoopbackRedirect(clientId);
   if (url.protocol !== 'https:' && !loopbackHttp) {
     throw refuse(options.allowLoopbackHttp ? 'it must use https (http only on a loopback address)' : 'it must use https');

@@ -30,12 +30,8 @@ export function validateRedirectUri(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw refuse('must be a non-empty string');
   if (value.length > MAX_URI_LENGTH) throw refuse(`exceeds ${MAX_URI_LENGTH} characters`);
   if (value.includes('#')) throw refuse('must not contain a fragment');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw refuse('is not an absolute URL');
-  }
+  if (!URL.canParse(value)) throw refuse('is not an absolute URL');
+  const url = new URL(value);
   if (url.username || url.password) throw refuse('must not contain credentials');
   if (url.protocol === 'https:') return value;
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return value;

@@ -5,7 +5,7 @@ import { SVGRenderer } from 'echarts/renderers';
 import type { ChartType, Panel, Row } from '../../domain/dashboard-spec.js';
 import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../../domain/html.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
 

@@ -12,7 +12,7 @@ import {
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
 import { renderChart, type Chart, type ChartSize } from './charts.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
 import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../../domain/html.js';
 
 /**
  * A deliberately small markdown subset for text panels: headings, paragraphs, bold, italic, inline and

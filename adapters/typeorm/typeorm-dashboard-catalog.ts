@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { CatalogQuery, CatalogRow, DashboardCatalog, DashboardKind } from '../../application/ports/dashboard-catalog.js';
-import type { RefreshOutcome, RefreshRun, RefreshTrigger } from '../../application/ports/refresh-state-store.js';
+import type { RefreshOutcome, RefreshRun } from '../../application/ports/refresh-state-store.js';
 import type { Visibility } from '../../domain/metadata.js';
 import { isUuid } from '../../domain/ids.js';
 import type { OwnerRef } from '../../domain/scope.js';
+import { RUN_COLUMNS, runFromRow, type RunRow } from './refresh-run-rows.js';
 
 interface PageRow {
   id: string;
@@ -89,21 +90,10 @@ export class TypeormDashboardCatalog implements DashboardCatalog {
 
   async recentRuns(dashboardId: string, limit: number): Promise<RefreshRun[]> {
     if (!isUuid(dashboardId)) return [];
-    const rows: Array<{ id: string; dashboard_id: string; trigger: string; started_at: Date; duration_ms: number; outcome: string; rows: number; error: string | null }> =
-      await this.dataSource.query(
-        `SELECT id, dashboard_id, trigger, started_at, duration_ms, outcome, rows, error
-           FROM refresh_runs WHERE dashboard_id = $1 ORDER BY started_at DESC LIMIT $2`,
-        [dashboardId, limit],
-      );
-    return rows.map((r) => ({
-      id: r.id,
-      dashboardId: r.dashboard_id,
-      trigger: r.trigger as RefreshTrigger,
-      startedAt: r.started_at,
-      durationMs: r.duration_ms,
-      outcome: r.outcome as RefreshOutcome,
-      rows: r.rows,
-      error: r.error,
-    }));
+    const rows: RunRow[] = await this.dataSource.query(
+      `SELECT ${RUN_COLUMNS} FROM refresh_runs WHERE dashboard_id = $1 ORDER BY started_at DESC LIMIT $2`,
+      [dashboardId, limit],
+    );
+    return rows.map(runFromRow);
   }
 }

@@ -1,13 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Manifest } from '../../application/ports/dashboard-store.js';
-import type {
-  LiveRender,
-  RefreshOutcome,
-  RefreshRun,
-  RefreshSchedule,
-  RefreshStateStore,
-  RefreshTrigger,
-} from '../../application/ports/refresh-state-store.js';
+import type { LiveRender, RefreshRun, RefreshSchedule, RefreshStateStore } from '../../application/ports/refresh-state-store.js';
+import { RUN_COLUMNS, runFromRow, type RunRow } from './refresh-run-rows.js';
 
 interface ScheduleRow {
   dashboard_id: string;
@@ -15,29 +9,7 @@ interface ScheduleRow {
   timezone: string;
   next_run_at: Date | null;
 }
-interface RunRow {
-  id: string;
-  dashboard_id: string;
-  trigger: string;
-  started_at: Date;
-  duration_ms: number;
-  outcome: string;
-  rows: number;
-  error: string | null;
-}
-
 const schedule = (r: ScheduleRow): RefreshSchedule => ({ dashboardId: r.dashboard_id, cron: r.cron, timezone: r.timezone, nextRunAt: r.next_run_at });
-const run = (r: RunRow): RefreshRun => ({
-  id: r.id,
-  dashboardId: r.dashboard_id,
-  trigger: r.trigger as RefreshTrigger,
-  startedAt: r.started_at,
-  durationMs: r.duration_ms,
-  outcome: r.outcome as RefreshOutcome,
-  rows: r.rows,
-  error: r.error,
-});
-const RUN_COLUMNS = 'id, dashboard_id, trigger, started_at, duration_ms, outcome, rows, error';
 
 export class TypeormRefreshStateStore implements RefreshStateStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -93,7 +65,7 @@ export class TypeormRefreshStateStore implements RefreshStateStore {
       `SELECT ${RUN_COLUMNS} FROM refresh_runs WHERE dashboard_id = $1 ORDER BY started_at DESC, id DESC LIMIT 1`,
       [dashboardId],
     );
-    return rows[0] ? run(rows[0]) : null;
+    return rows[0] ? runFromRow(rows[0]) : null;
   }
 
   async runsOf(dashboardIds: string[]): Promise<RefreshRun[]> {
@@ -102,7 +74,7 @@ export class TypeormRefreshStateStore implements RefreshStateStore {
       `SELECT ${RUN_COLUMNS} FROM refresh_runs WHERE dashboard_id = ANY($1::uuid[]) ORDER BY started_at, id`,
       [dashboardIds],
     );
-    return rows.map(run);
+    return rows.map(runFromRow);
   }
 
   async setLiveRender(render: LiveRender): Promise<void> {

@@ -3,6 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpClientMetadataSource, type HttpClientMetadataOptions } from '../../adapters/http/http-client-metadata-source.js';
 import { OAuthError } from '../../domain/oauth.js';
+import { refusal } from '../support/refusal.js';
 
 /** The real adapter against a loopback HTTP server; names resolve through a table the test sets. */
 describe('adapter: HttpClientMetadataSource (outbound address policy, limits)', () => {
@@ -28,15 +29,7 @@ describe('adapter: HttpClientMetadataSource (outbound address policy, limits)', 
       localAddresses: () => ['203.0.114.7', '127.0.0.1'],
       ...options,
     });
-  const refusal = async (promise: Promise<unknown>): Promise<string> => {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error, String(error)).to.be.instanceOf(OAuthError);
-      return (error as OAuthError).description;
-    }
-    throw new Error('expected a refusal');
-  };
+  const refused = async (promise: Promise<unknown>): Promise<string> => (await refusal(promise, OAuthError)).description;
 
   before(async () => {
     server = createServer((req, res) => {
@@ -58,21 +51,21 @@ describe('adapter: HttpClientMetadataSource (outbound address policy, limits)', 
 
   it('refuses loopback without the setting, and the service\'s own port with it, before connecting', async () => {
     const before = hits;
-    expect(await refusal(source({ allowLoopback: false }).fetch(new URL(`http://docs.test:${port}/ok.json`)))).to.contain('loopback address (127.0.0.1)');
-    expect(await refusal(source({ allowLoopback: false }).fetch(new URL(`http://127.0.0.1:${port}/ok.json`)))).to.contain('loopback address');
-    expect(await refusal(source({ allowLoopback: false }).fetch(new URL(`http://[::1]:${port}/ok.json`)))).to.contain('loopback address');
-    expect(await refusal(source({ servicePort: port }).fetch(new URL(`http://127.0.0.1:${port}/ok.json`)))).to.contain('this service itself');
+    expect(await refused(source({ allowLoopback: false }).fetch(new URL(`http://docs.test:${port}/ok.json`)))).to.contain('loopback address (127.0.0.1)');
+    expect(await refused(source({ allowLoopback: false }).fetch(new URL(`http://127.0.0.1:${port}/ok.json`)))).to.contain('loopback address');
+    expect(await refused(source({ allowLoopback: false }).fetch(new URL(`http://[::1]:${port}/ok.json`)))).to.contain('loopback address');
+    expect(await refused(source({ servicePort: port }).fetch(new URL(`http://127.0.0.1:${port}/ok.json`)))).to.contain('this service itself');
     expect(hits).to.equal(before);
   });
 
   it('refuses private, link-local, mixed and this machine\'s addresses, and names that do not resolve', async () => {
     const s = source();
-    expect(await refusal(s.fetch(new URL('https://intranet.test/c.json')))).to.contain('private address (10.1.2.3)');
-    expect(await refusal(s.fetch(new URL('https://metadata.test/c.json')))).to.contain('link-local address (169.254.169.254)');
-    expect(await refusal(s.fetch(new URL('https://mixed.test/c.json')))).to.contain('private address (192.168.1.4)');
-    expect(await refusal(s.fetch(new URL('https://self.test/c.json')))).to.contain('this machine');
-    expect(await refusal(s.fetch(new URL('https://[fd00::1]/c.json')))).to.contain('private address');
-    expect(await refusal(s.fetch(new URL('https://nowhere.test/c.json')))).to.contain('could not be resolved');
+    expect(await refused(s.fetch(new URL('https://intranet.test/c.json')))).to.contain('private address (10.1.2.3)');
+    expect(await refused(s.fetch(new URL('https://metadata.test/c.json')))).to.contain('link-local address (169.254.169.254)');
+    expect(await refused(s.fetch(new URL('https://mixed.test/c.json')))).to.contain('private address (192.168.1.4)');
+    expect(await refused(s.fetch(new URL('https://self.test/c.json')))).to.contain('this machine');
+    expect(await refused(s.fetch(new URL('https://[fd00::1]/c.json')))).to.contain('private address');
+    expect(await refused(s.fetch(new URL('https://nowhere.test/c.json')))).to.contain('could not be resolved');
   });
 
   it('stops at 5 KB even without a Content-Length, and refuses non-JSON, errors and redirects', async () => {
@@ -86,14 +79,14 @@ describe('adapter: HttpClientMetadataSource (outbound address policy, limits)', 
     routes.set('/moved', (res) => res.writeHead(307, { location: '/ok.json' }).end());
     const s = source();
     const at = (path: string) => new URL(`http://127.0.0.1:${port}${path}`);
-    expect(await refusal(s.fetch(at('/chunked.json')))).to.contain('larger than 5 KB');
-    expect(await refusal(s.fetch(at('/html')))).to.contain('not valid JSON');
-    expect(await refusal(s.fetch(at('/gone')))).to.contain('answered HTTP 410');
-    expect(await refusal(s.fetch(at('/moved')))).to.contain('redirected (HTTP 307); redirects are not followed');
+    expect(await refused(s.fetch(at('/chunked.json')))).to.contain('larger than 5 KB');
+    expect(await refused(s.fetch(at('/html')))).to.contain('not valid JSON');
+    expect(await refused(s.fetch(at('/gone')))).to.contain('answered HTTP 410');
+    expect(await refused(s.fetch(at('/moved')))).to.contain('redirected (HTTP 307); redirects are not followed');
   });
 
   it('gives up after its timeout', async () => {
     routes.set('/slow', (res) => void setTimeout(() => res.writeHead(200).end('{}'), 2000).unref());
-    expect(await refusal(source({ timeoutMs: 200 }).fetch(new URL(`http://127.0.0.1:${port}/slow`)))).to.contain('did not arrive within 0.2 seconds');
+    expect(await refused(source({ timeoutMs: 200 }).fetch(new URL(`http://127.0.0.1:${port}/slow`)))).to.contain('did not arrive within 0.2 seconds');
   });
 });

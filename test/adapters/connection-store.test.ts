@@ -5,22 +5,14 @@ import { join } from 'node:path';
 import { MemoryConnectionStore } from '../../adapters/memory/memory-connection-store.js';
 import { TypeormConnectionStore } from '../../adapters/typeorm/typeorm-connection-store.js';
 import { SECRET_KEY_REQUIRED, SecretBox } from '../../adapters/crypto/secret-box.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
-import { createTestDatabase } from '../support/database.js';
+import { openTestDatabase } from '../support/database.js';
 import { describeConnectionStoreContract } from './connection-store.contract.js';
 
 describeConnectionStoreContract('memory', async () => ({ store: new MemoryConnectionStore(), close: async () => {} }));
 
 describeConnectionStoreContract('PostgreSQL', async () => {
-  const database = await createTestDatabase();
-  const dataSource = await openDataSource(database.url);
-  return {
-    store: new TypeormConnectionStore(dataSource, SecretBox.fromKey('contract')),
-    async close() {
-      await dataSource.destroy();
-      await database.drop();
-    },
-  };
+  const { dataSource, close } = await openTestDatabase();
+  return { store: new TypeormConnectionStore(dataSource, SecretBox.fromKey('contract')), close };
 });
 
 describe('SecretBox (AES-256-GCM)', () => {

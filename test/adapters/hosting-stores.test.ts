@@ -1,10 +1,8 @@
-import type { DataSource } from 'typeorm';
 import { MemoryViewCounter } from '../../adapters/memory/memory-view-counter.js';
 import { MemoryViewerTickets } from '../../adapters/memory/memory-viewer-tickets.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
 import { TypeormViewCounter } from '../../adapters/typeorm/typeorm-view-counter.js';
 import { TypeormViewerTickets } from '../../adapters/typeorm/typeorm-viewer-tickets.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 import { describeViewCounterContract } from './view-counter.contract.js';
 import { describeViewerTicketsContract } from './viewer-tickets.contract.js';
 
@@ -13,17 +11,12 @@ describeViewerTicketsContract('memory', async () => new MemoryViewerTickets());
 
 describe('adapters: hosting stores on PostgreSQL', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  let database: OpenTestDatabase;
   before(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDataSource(database.url);
+    database = await openTestDatabase();
   });
-  after(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  after(() => database?.close());
 
-  describeViewCounterContract('TypeORM', async () => new TypeormViewCounter(dataSource));
-  describeViewerTicketsContract('TypeORM', async () => new TypeormViewerTickets(dataSource));
+  describeViewCounterContract('TypeORM', async () => new TypeormViewCounter(database.dataSource));
+  describeViewerTicketsContract('TypeORM', async () => new TypeormViewerTickets(database.dataSource));
 });

@@ -14,6 +14,15 @@ export interface OAuthStoreFixture {
 const T0 = new Date(Date.UTC(2026, 0, 1, 12));
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const hash = () => randomUUID().replace(/-/g, '').padEnd(64, '0');
+/** A registered client as the store takes it and answers it (a fresh object each time). */
+const registeredClient = (id: string) => ({
+  id,
+  name: 'Claude',
+  redirectUris: ['http://127.0.0.1:1/cb', 'https://a.example/cb'],
+  grantTypes: ['authorization_code', 'refresh_token'],
+  scope: null,
+  createdAt: T0,
+});
 
 /** The behaviour every OAuthStore adapter must show; run once per adapter. */
 export function describeOAuthStoreContract(name: string, makeFixture: () => Promise<OAuthStoreFixture>): void {
@@ -27,14 +36,7 @@ export function describeOAuthStoreContract(name: string, makeFixture: () => Prom
       fx = await makeFixture();
       store = fx.store;
       clientId = randomUUID();
-      await store.insertClient({
-        id: clientId,
-        name: 'Claude',
-        redirectUris: ['http://127.0.0.1:1/cb', 'https://a.example/cb'],
-        grantTypes: ['authorization_code', 'refresh_token'],
-        scope: null,
-        createdAt: T0,
-      });
+      await store.insertClient(registeredClient(clientId));
       userId = await fx.newUser();
     });
     afterEach(() => fx.close());
@@ -55,14 +57,7 @@ export function describeOAuthStoreContract(name: string, makeFixture: () => Prom
     });
 
     it('stores clients', async () => {
-      expect(await store.findClient(clientId)).to.deep.equal({
-        id: clientId,
-        name: 'Claude',
-        redirectUris: ['http://127.0.0.1:1/cb', 'https://a.example/cb'],
-        grantTypes: ['authorization_code', 'refresh_token'],
-        scope: null,
-        createdAt: T0,
-      });
+      expect(await store.findClient(clientId)).to.deep.equal(registeredClient(clientId));
       expect(await store.findClient(randomUUID())).to.equal(null);
       expect(await store.findClient('not-a-uuid')).to.equal(null);
     });

@@ -1,10 +1,8 @@
-import type { DataSource } from 'typeorm';
 import { MemoryRefreshStateStore } from '../../adapters/memory/memory-refresh-state-store.js';
 import { MemoryRefreshQueue } from '../../adapters/jobs/memory-refresh-queue.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
 import { TypeormRefreshStateStore } from '../../adapters/typeorm/typeorm-refresh-state-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 import { describeRefreshQueueContract } from './refresh-queue.contract.js';
 import { describeRefreshStateStoreContract } from './refresh-state-store.contract.js';
 
@@ -17,21 +15,16 @@ describeRefreshQueueContract('memory', async () => {
 
 describe('refresh state and queue on PostgreSQL', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  let database: OpenTestDatabase;
   before(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDataSource(database.url);
+    database = await openTestDatabase();
   });
-  after(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  after(() => database?.close());
 
   describeRefreshStateStoreContract('TypeORM', async () => ({
-    store: new TypeormRefreshStateStore(dataSource),
+    store: new TypeormRefreshStateStore(database.dataSource),
     // Each test starts from empty tables, as each memory store does.
-    close: async () => void (await dataSource.query('TRUNCATE refresh_schedules, refresh_runs, dashboard_live_renders')),
+    close: async () => void (await database.dataSource.query('TRUNCATE refresh_schedules, refresh_runs, dashboard_live_renders')),
   }));
 
   describeRefreshQueueContract('pg-boss', async () => {
@@ -42,7 +35,7 @@ describe('refresh state and queue on PostgreSQL', function () {
       close: async () => {
         await queue.close();
         // Jobs left by one test must not fold the next test's into them.
-        await dataSource.query('DELETE FROM pgboss.job');
+        await database.dataSource.query('DELETE FROM pgboss.job');
       },
     };
   });

@@ -7,6 +7,7 @@ import { Consent } from '../../application/auth/consent.js';
 import { ExchangeToken } from '../../application/auth/exchange-token.js';
 import { ClientMetadataSource } from '../../application/ports/client-metadata-source.js';
 import { makeAuthKit, pkcePair, type AuthKit } from '../support/oauth-kit.js';
+import { aUser } from '../support/mothers.js';
 
 /**
  * The /authorize use case with client ID metadata documents, on memory stores and the real fetch
@@ -88,7 +89,7 @@ describe('application: authorization by client ID metadata document', () => {
     });
     expect(outcome.kind).to.equal('consent');
     const handle = new URL((outcome as { location: string }).location).searchParams.get('request')!;
-    const user = await kit.accounts.createUser({ handle: 'doc', email: 'doc@example.com', passwordHash: null, plan: 'free' });
+    const user = await aUser(kit.accounts, { handle: 'doc' });
     const view = await kit.container.get(Consent).describe(handle, user.id);
     expect(view).to.deep.include({ clientName: 'Doc Client', clientHost: new URL(origin).host, loopbackRedirect: true });
     const { location } = await kit.container.get(Consent).approve({ requestHandle: handle, userId: user.id, target: 'personal' });

@@ -10,6 +10,7 @@ import { RefreshStateStore } from '../../application/ports/refresh-state-store.j
 import type { Principal } from '../../application/ports/token-verifier.js';
 import { ViewCounter } from '../../application/ports/view-counter.js';
 import { refusal } from '../support/refusal.js';
+import { aPrincipal, aUser, aWorkspace, workspaceLock } from '../support/mothers.js';
 
 export interface OwnerHarness {
   container: Container;
@@ -41,12 +42,12 @@ export function describeOwnerDashboards(storage: string, makeHarness: () => Prom
       harness = await makeHarness();
       pages = harness.container.get(OwnerDashboards);
       const accounts = harness.container.get<AccountStore>(AccountStore);
-      ada = await accounts.createUser({ handle: `ada${suffix}`, email: `ada${suffix}@example.com`, passwordHash: null, plan: 'free' });
-      bob = await accounts.createUser({ handle: `bob${suffix}`, email: `bob${suffix}@example.com`, passwordHash: null, plan: 'free' });
-      acme = await accounts.createWorkspace({ slug: `acme${suffix}`, name: 'Acme' });
+      ada = await aUser(accounts, { handle: `ada${suffix}` });
+      bob = await aUser(accounts, { handle: `bob${suffix}` });
+      acme = await aWorkspace(accounts, { slug: `acme${suffix}`, name: 'Acme' });
       await accounts.addMember(acme.id, ada.id, 'member');
-      asAda = { userId: ada.id, grantId: 'g1', lock: { kind: 'personal' }, scope: 'mcp' };
-      asAcme = { userId: ada.id, grantId: 'g2', lock: { kind: 'workspace', workspaceId: acme.id, workspaceSlug: acme.slug }, scope: 'mcp' };
+      asAda = aPrincipal(ada.id, { grantId: 'g1' });
+      asAcme = aPrincipal(ada.id, { grantId: 'g2', lock: workspaceLock(acme) });
       for (let i = 0; i < OWNER_PAGE_SIZE + 5; i++) {
         await publish(asAda, { path: `d${String(i).padStart(3, '0')}`, body: `<p>${i}</p>`, name: i === 7 ? 'Quarterly Revenue' : `Dash ${i}`, tags: i % 2 ? ['odd'] : [] });
       }

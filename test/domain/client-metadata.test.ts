@@ -8,16 +8,13 @@ import {
   parseClientMetadataDocument,
 } from '../../domain/client-metadata.js';
 import { OAuthError } from '../../domain/oauth.js';
+import { refusal } from '../support/refusal.js';
 
-const refusal = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(OAuthError);
-    expect((error as OAuthError).error).to.equal('invalid_client');
-    return (error as OAuthError).description;
-  }
-  throw new Error('expected a refusal');
+/** The description of a refused client id or document, which is always `invalid_client`. */
+const refused = (fn: () => unknown): string => {
+  const error = refusal(fn, OAuthError);
+  expect(error.error).to.equal('invalid_client');
+  return error.description;
 };
 
 const ID = 'https://client.example/oauth/metadata.json';
@@ -43,25 +40,25 @@ describe('domain: client ID metadata documents', () => {
     expect(checkClientIdUrl('https://client.example:8443/a?b=c', { allowLoopbackHttp: false }).port).to.equal('8443');
     expect(checkClientIdUrl('http://127.0.0.1:9/client.json', { allowLoopbackHttp: true }).port).to.equal('9');
     expect(checkClientIdUrl('http://localhost:9/client.json', { allowLoopbackHttp: true }).hostname).to.equal('localhost');
-    expect(refusal(() => checkClientIdUrl('http://127.0.0.1:9/client.json', { allowLoopbackHttp: false }))).to.match(/it must use https\.$/);
-    expect(refusal(() => checkClientIdUrl('http://client.example/client.json', { allowLoopbackHttp: true }))).to.contain('http only on a loopback address');
+    expect(refused(() => checkClientIdUrl('http://127.0.0.1:9/client.json', { allowLoopbackHttp: false }))).to.match(/it must use https\.$/);
+    expect(refused(() => checkClientIdUrl('http://client.example/client.json', { allowLoopbackHttp: true }))).to.contain('http only on a loopback address');
   });
 
   it('refuses URLs without a path, with a fragment, credentials or dot segments', () => {
     const strict = { allowLoopbackHttp: false };
-    expect(refusal(() => checkClientIdUrl('https://client.example', strict))).to.contain('it has no path');
-    expect(refusal(() => checkClientIdUrl('https://client.example/', strict))).to.contain('it has no path');
-    expect(refusal(() => checkClientIdUrl('https://client.example/?x=1', strict))).to.contain('it has no path');
-    expect(refusal(() => checkClientIdUrl(`${ID}#top`, strict))).to.contain('fragment');
-    expect(refusal(() => checkClientIdUrl('https://me:pw@client.example/c.json', strict))).to.contain('credentials');
-    expect(refusal(() => checkClientIdUrl('https://me@client.example/c.json', strict))).to.contain('credentials');
+    expect(refused(() => checkClientIdUrl('https://client.example', strict))).to.contain('it has no path');
+    expect(refused(() => checkClientIdUrl('https://client.example/', strict))).to.contain('it has no path');
+    expect(refused(() => checkClientIdUrl('https://client.example/?x=1', strict))).to.contain('it has no path');
+    expect(refused(() => checkClientIdUrl(`${ID}#top`, strict))).to.contain('fragment');
+    expect(refused(() => checkClientIdUrl('https://me:pw@client.example/c.json', strict))).to.contain('credentials');
+    expect(refused(() => checkClientIdUrl('https://me@client.example/c.json', strict))).to.contain('credentials');
     for (const dotted of ['https://client.example/a/../c.json', 'https://client.example/./c.json', 'https://client.example/a/%2e%2E/c.json', 'https://client.example/a/..']) {
-      expect(refusal(() => checkClientIdUrl(dotted, strict)), dotted).to.contain('"." or ".." segments');
+      expect(refused(() => checkClientIdUrl(dotted, strict)), dotted).to.contain('"." or ".." segments');
     }
     // Dots inside a segment are ordinary characters.
     expect(checkClientIdUrl('https://client.example/.well-known/..client.json', strict).pathname).to.equal('/.well-known/..client.json');
-    expect(refusal(() => checkClientIdUrl('not a url://x', strict))).to.contain('not an absolute URL');
-    expect(refusal(() => checkClientIdUrl(`https://client.example/${'a'.repeat(2000)}`, strict))).to.contain('longer than 2000');
+    expect(refused(() => checkClientIdUrl('not a url://x', strict))).to.contain('not an absolute URL');
+    expect(refused(() => checkClientIdUrl(`https://client.example/${'a'.repeat(2000)}`, strict))).to.contain('longer than 2000');
   });
 
   it('knows the service\'s own hosts, dashboards included', () => {
@@ -91,17 +88,17 @@ describe('domain: client ID metadata documents', () => {
   });
 
   it('refuses documents that are mismatched, secret-bearing, nameless or invalid', () => {
-    expect(refusal(() => parseClientMetadataDocument(ID, [doc()]))).to.contain('not a JSON object');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ client_id: `${ID}?v=2` })))).to.contain('differs from the URL');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ client_id: undefined })))).to.contain('differs from the URL');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ token_endpoint_auth_method: undefined })))).to.contain('token_endpoint_auth_method to "none"');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ token_endpoint_auth_method: 'private_key_jwt' })))).to.contain('"none"');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ client_secret: 's' })))).to.contain('client secret');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ client_name: undefined })))).to.contain('no client_name');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ client_name: ' \u200b ' })))).to.contain('no client_name');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ redirect_uris: [] })))).to.contain('redirect_uris must list at least one URI');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ redirect_uris: ['http://evil.example/cb'] })))).to.contain('is invalid (redirect URI');
-    expect(refusal(() => parseClientMetadataDocument(ID, doc({ grant_types: ['client_credentials'] })))).to.contain('not supported');
+    expect(refused(() => parseClientMetadataDocument(ID, [doc()]))).to.contain('not a JSON object');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ client_id: `${ID}?v=2` })))).to.contain('differs from the URL');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ client_id: undefined })))).to.contain('differs from the URL');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ token_endpoint_auth_method: undefined })))).to.contain('token_endpoint_auth_method to "none"');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ token_endpoint_auth_method: 'private_key_jwt' })))).to.contain('"none"');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ client_secret: 's' })))).to.contain('client secret');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ client_name: undefined })))).to.contain('no client_name');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ client_name: ' \u200b ' })))).to.contain('no client_name');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ redirect_uris: [] })))).to.contain('redirect_uris must list at least one URI');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ redirect_uris: ['http://evil.example/cb'] })))).to.contain('is invalid (redirect URI');
+    expect(refused(() => parseClientMetadataDocument(ID, doc({ grant_types: ['client_credentials'] })))).to.contain('not supported');
   });
 
   it('reuses a document for its Cache-Control lifetime, at most a day, never without one', () => {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage, signUpInBrowser } from '../support/browser.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -11,17 +12,6 @@ import { pkcePair } from '../support/oauth-kit.js';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-server.js';
 import { startFullServer } from '../support/server.js';
 
-const CHROMIUM_ARGS = [
-  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -98,10 +88,9 @@ describe('e2e: sign-in with a Client ID Metadata Document (full server, PostgreS
     site = await clientSite();
     database = await createTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_LOOPBACK_CLIENT_METADATA: 'true' });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     // The consent screen works without JavaScript, so the browser runs none.
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 900, height: 1000 } });
-    page = await context.newPage();
+    ({ page } = await openPage(browser, { javaScriptEnabled: false, viewport: { width: 900, height: 1000 } }));
   });
   after(async () => {
     await browser?.close();
@@ -129,12 +118,7 @@ describe('e2e: sign-in with a Client ID Metadata Document (full server, PostgreS
     site.serve(path, site.document(path), { 'cache-control': 'public, max-age=300' });
 
     const app = server.settings.appUrl;
-    await page.goto(`${app}/sign-up`);
-    await page.getByLabel('Handle').fill('meta');
-    await page.getByLabel('Email').fill('meta@example.com');
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${app}/account`);
+    await signUpInBrowser(page, app, { handle: 'meta', email: 'meta@example.com', password: 'a long enough password' });
 
     const pkce = pkcePair();
     await page.goto(`${server.settings.baseUrl}/authorize?${authorizeQuery(clientId, site.redirectUri, pkce.challenge)}`);

@@ -5,7 +5,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
-import { chromium, type Browser } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, openPage } from '../support/browser.js';
 import axe from 'axe-core';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
 import { accountTools } from '../../shells/koa/mcp/tools/account-tools.js';
@@ -22,6 +23,7 @@ import {
   expectShape,
   VSCODE_MCP_JSON,
 } from '../support/client-shapes.js';
+import type { Shape } from '../support/json-shape.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { startFullServer, type FullServer } from '../support/server.js';
 
@@ -83,18 +85,16 @@ describe('e2e: connect an AI client page (PostgreSQL)', function () {
 
     const snippets = snippetsOf(res.text);
     expect(snippets.get('claude-code-command')).to.equal(`claude mcp add --transport http service ${mcpUrl}`);
-    const projectConfig = JSON.parse(snippets.get('claude-code-project')!);
-    expectShape(projectConfig, CLAUDE_CODE_MCP_JSON, 'Claude Code .mcp.json');
-    expect(projectConfig.mcpServers.service.url).to.equal(mcpUrl);
-    const cursor = JSON.parse(snippets.get('cursor-config')!);
-    expectShape(cursor, CURSOR_MCP_JSON, 'Cursor');
-    expect(cursor.mcpServers.service.url).to.equal(mcpUrl);
-    const vscode = JSON.parse(snippets.get('vscode-config')!);
-    expectShape(vscode, VSCODE_MCP_JSON, 'VS Code');
-    expect(vscode.servers.service.url).to.equal(mcpUrl);
-    const desktop = JSON.parse(snippets.get('claude-desktop-config')!);
-    expectShape(desktop, CLAUDE_DESKTOP_CONFIG, 'Claude Desktop');
-    expect(desktop.mcpServers.service.args).to.include(mcpUrl);
+    /** A config snippet, parsed and held to the shape its client reads. */
+    const config = (id: string, shape: Shape, what: string) => {
+      const parsed = JSON.parse(snippets.get(id)!);
+      expectShape(parsed, shape, what);
+      return parsed;
+    };
+    expect(config('claude-code-project', CLAUDE_CODE_MCP_JSON, 'Claude Code .mcp.json').mcpServers.service.url).to.equal(mcpUrl);
+    expect(config('cursor-config', CURSOR_MCP_JSON, 'Cursor').mcpServers.service.url).to.equal(mcpUrl);
+    expect(config('vscode-config', VSCODE_MCP_JSON, 'VS Code').servers.service.url).to.equal(mcpUrl);
+    expect(config('claude-desktop-config', CLAUDE_DESKTOP_CONFIG, 'Claude Desktop').mcpServers.service.args).to.include(mcpUrl);
     for (const id of ['claude-desktop-url', 'chatgpt-url', 'inspector-url']) expect(snippets.get(id), id).to.equal(mcpUrl);
     expect(snippets.get('inspector-command')).to.equal('npx @modelcontextprotocol/inspector');
     expect(snippets.get('claude-code-plugin')).to.match(/^claude plugin marketplace add \.\/service-client-kit\nclaude plugin install service@service-localhost-\d+$/);
@@ -140,15 +140,11 @@ describe('e2e: connect an AI client page (PostgreSQL)', function () {
   });
 
   it('has no serious or critical accessibility violations (axe-core in Chromium), with and without script', async () => {
-    const browser: Browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--host-resolver-rules=MAP *.localhost 127.0.0.1', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     try {
       for (const javaScriptEnabled of [true, false]) {
         for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
-          const context = await browser.newContext({ javaScriptEnabled, viewport });
-          const page = await context.newPage();
+          const { context, page } = await openPage(browser, { javaScriptEnabled, viewport });
           const res = await page.goto(`${server.settings.appUrl}/connect`);
           expect(res?.status()).to.equal(200);
           // Copy buttons appear only with script and the clipboard API (http://app.localhost is a secure context).
@@ -169,7 +165,7 @@ describe('e2e: connect an AI client page (PostgreSQL)', function () {
 });
 
 /** axe-core's serious and critical findings; without page script it runs in a fresh JS-enabled page on the same HTML. */
-async function axeViolations(page: import('playwright-core').Page, scriptEnabled: boolean): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+async function axeViolations(page: Page, scriptEnabled: boolean): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
   if (!scriptEnabled) {
     const html = await page.content();
     const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize()! });
@@ -186,7 +182,7 @@ async function axeViolations(page: import('playwright-core').Page, scriptEnabled
   return runAxe(page);
 }
 
-async function runAxe(page: import('playwright-core').Page) {
+async function runAxe(page: Page) {
   const result = (await page.evaluate(() =>
     (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
   )) as axe.AxeResults;

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, openPage, signUpInBrowser } from '../support/browser.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
 import { request } from '../support/http.js';
@@ -9,16 +10,6 @@ import { pkcePair } from '../support/oauth-kit.js';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-server.js';
 import { aWorkspace } from '../support/mothers.js';
 
-const CHROMIUM_ARGS = [
-  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The MCP client's side of the redirect: a loopback listener that records what it receives. */
 async function loopbackClient(): Promise<{ redirectUri: string; next(): Promise<URLSearchParams>; close(): Promise<void> }> {
@@ -56,10 +47,9 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
       body: { client_name: 'Claude Desktop', redirect_uris: [client.redirectUri] },
     });
     clientId = registered.json().client_id;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     // The consent screen must work without JavaScript, so the browser runs none.
-    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 900, height: 1000 } });
-    page = await context.newPage();
+    ({ context, page } = await openPage(browser, { javaScriptEnabled: false, viewport: { width: 900, height: 1000 } }));
   });
   after(async () => {
     await browser?.close();
@@ -84,12 +74,7 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
 
   it('signs up, signs in on the consent screen, picks a workspace, allows access, and the client gets a working code', async () => {
     const app = server.settings.appUrl;
-    await page.goto(`${app}/sign-up`);
-    await page.getByLabel('Handle').fill('dana');
-    await page.getByLabel('Email').fill('dana@example.com');
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${app}/account`);
+    await signUpInBrowser(page, app, { handle: 'dana', email: 'dana@example.com', password: 'a long enough password' });
     expect(await page.locator('h1').textContent()).to.equal('@dana');
 
     // An operator adds Dana to a workspace.

@@ -5,27 +5,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, openPage, signUpInBrowser } from '../support/browser.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
+import { aWorkspace } from '../support/mothers.js';
 
 const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PASSWORD = 'a long enough password';
 
 type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
@@ -109,13 +100,12 @@ describe('e2e: dashboards pages in a real browser', function () {
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    const launched = chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const launched = launchChromium();
     database = await createTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'dashboards-pages-secret', REDIS_URL: '' });
     app = server.settings.appUrl;
     browser = await launched;
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
+    ({ context, page } = await openPage(browser, { viewport: { width: 1280, height: 900 } }));
   });
 
   after(async () => {
@@ -127,17 +117,12 @@ describe('e2e: dashboards pages in a real browser', function () {
   });
 
   it('signs up, and an AI client publishes a private, a refreshable and a workspace dashboard through MCP', async () => {
-    await page.goto(`${app}/sign-up`);
-    await page.getByLabel('Handle').fill('ada');
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${app}/account`);
+    await signUpInBrowser(page, app, { handle: 'ada', email: 'ada@example.com', password: PASSWORD });
 
     const container = server.server.app.container;
     const accounts = container.get<AccountStore>(AccountStore);
     const ada = (await accounts.findUserByHandle('ada'))!;
-    const acme = await accounts.createWorkspace({ slug: 'acme', name: 'Acme Analytics' });
+    const acme = await aWorkspace(accounts, { slug: 'acme', name: 'Acme Analytics' });
     await accounts.addMember(acme.id, ada.id, 'admin');
     personal = await connect((await mintAccessToken(container, { userId: ada.id, lock: { kind: 'personal' } })).access_token);
     team = await connect((await mintAccessToken(container, { userId: ada.id, lock: { kind: 'workspace', workspaceId: acme.id } })).access_token);
@@ -370,5 +355,18 @@ describe('e2e: dashboards pages in a real browser', function () {
     expect(file.headers['content-security-policy']).to.equal("sandbox allow-scripts; frame-ancestors 'self'");
     expect(file.text).to.contain('First draft');
     expect((await ok(personal, 'get_dashboard', { slug: 'q3-sales' })).text).to.contain('q3-sales');
+
+    // An address naming no version leads nowhere, as a missing dashboard; a cursor that is not the
+    // service's shows the first page with the tool's refusal.
+    const missing = await web.get('/dashboards/ada/no-such-dashboard');
+    for (const pathname of ['/dashboards/ada/q3-sales/versions/not-a-version', '/dashboards/ada/q3-sales/versions/not-a-version/files/index.html']) {
+      const res = await web.get(pathname);
+      expect(res.status, pathname).to.equal(404);
+      expect(res.text, pathname).to.equal(missing.text);
+    }
+    const badCursor = await web.get('/dashboards?cursor=not-a-cursor');
+    expect(badCursor.status).to.equal(400);
+    expect(badCursor.text).to.contain('cursor is not valid; pass the next_cursor from the previous answer, or omit it to start over');
+    expect(badCursor.text).to.contain('q3-sales');
   });
 });

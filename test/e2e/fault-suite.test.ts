@@ -9,6 +9,7 @@ import { testSettings } from '../support/settings.js';
 import { postgresAnswers, startThrowawayPostgres, startThrowawayRedis, type ThrowawayPostgres, type ThrowawayRedis } from '../support/throwaway-services.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { SERVICE_UNAVAILABLE_TEXT } from '../../shells/koa/mcp/tool-registry.js';
+import { aUser } from '../support/mothers.js';
 
 const SECRET_KEY = 'fault-suite-secret';
 
@@ -122,7 +123,7 @@ describe('e2e: faults on two instances (throwaway PostgreSQL and Redis)', functi
     const users: User[] = [];
     for (let i = 0; i < count; i++) {
       const handle = `fault-${++userCount}`;
-      const user = await accounts.createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan: 'free' });
+      const user = await aUser(accounts, { handle });
       users.push({ handle, token: (await mintAccessToken(admin.container, { userId: user.id })).access_token });
     }
     return users;

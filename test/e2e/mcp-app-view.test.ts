@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { launchChromium, openPage } from '../support/browser.js';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { startServer, type RunningServer } from '../../shells/koa/server.js';
 import { DASHBOARD_VIEW_TOOLS, MCP_APP_MIME_TYPE } from '../../shells/koa/mcp/ui/dashboard-view.js';
@@ -10,16 +11,6 @@ import { freePort } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
 
-const CHROMIUM_ARGS = [
-  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const VIEW_URI = 'ui://service/dashboard.html';
 
@@ -89,7 +80,7 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
     );
     const vera = await server.app.container.get(AdminAccounts).addUser({ handle: 'vera', email: 'vera@example.com' });
     token = (await mintAccessToken(server.app.container, { userId: vera.id })).access_token;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {
@@ -140,8 +131,7 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
     const navigations: string[] = [];
 
     beforeEach(async () => {
-      context = await browser.newContext({ viewport: { width: 900, height: 900 } });
-      page = await context.newPage();
+      ({ context, page } = await openPage(browser, { viewport: { width: 900, height: 900 } }));
       navigations.length = 0;
       page.on('framenavigated', (frame) => navigations.push(frame.url()));
       harness = await installMcpAppHarness(page, apiOrigin, `http://sandbox.localhost:${port}`);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openPage } from '../support/browser.js';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
@@ -10,16 +11,6 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { aPrincipal } from '../support/mothers.js';
 
-const CHROMIUM_ARGS = [
-  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -67,7 +58,7 @@ describe('e2e: private dashboard in a real browser', function () {
     await publish.execute(principal, { path: 'diary', body: PAGE, visibility: 'private' });
     await publish.execute(principal, { path: 'diary/app.js', body: SCRIPT });
     await publish.execute(principal, { path: 'diary/data.json', body: '{"entries":3}' });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {
@@ -77,8 +68,7 @@ describe('e2e: private dashboard in a real browser', function () {
   });
 
   async function openAs(email: string) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser);
     await page.goto(`http://vera.dash.localhost:${port}/diary`);
     // Sent to the web app's sign-in page.
     expect(new URL(page.url()).host).to.equal(`app.localhost:${port}`);

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
 import { EchartsPageRenderer } from '../../adapters/render/echarts-page-renderer.js';
 import { CONTENT_SECURITY_POLICY } from '../../adapters/render/page-style.js';
 import { showcaseSpec } from '../adapters/render-fixture.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CHART_PANELS = ['revenue-trend', 'channels', 'orders-by-region', 'revenue-area', 'visits-signups'];
 
 /** Share of pixels that are clearly not the white panel background, from a PNG screenshot. */
@@ -88,7 +88,7 @@ describe('e2e: rendered dashboard in a real browser', function () {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {

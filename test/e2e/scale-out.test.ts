@@ -7,29 +7,13 @@ import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
-import { spawnServer } from '../support/server.js';
+import { callToolOverHttp as callTool, spawnServer } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { aUser } from '../support/mothers.js';
 
 type Spawned = Awaited<ReturnType<typeof spawnServer>>;
 const SECRET_KEY = 'scale-out-secret';
-
-async function callTool(server: Spawned, token: string, name: string, args: Record<string, unknown>) {
-  const res = await request({
-    url: `${server.url}/mcp`,
-    method: 'POST',
-    host: server.hosts.api,
-    headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
-    // A process's first spec publish loads the chart renderer; on a loaded 2-core CI machine that alone
-    // has taken over the default 15 s.
-    timeoutMs: 60_000,
-  });
-  expect(res.status).to.equal(200);
-  const result = res.json().result as { content: Array<{ text: string }>; isError?: boolean };
-  return { text: result.content[0]!.text, isError: result.isError === true };
-}
 
 /** The service as operators run it: `dashpub serve` processes, alone on the embedded default or several on one PostgreSQL. */
 describe('e2e: dashpub serve processes', function () {

@@ -7,9 +7,10 @@ import { REFRESH_QUEUE } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
-import { spawnServer, type SpawnedServer } from '../support/server.js';
+import { callToolOverHttp, spawnServer, type SpawnedServer } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
+import { aUser } from '../support/mothers.js';
 
 const SECRET_KEY = 'shutdown-refresh-secret';
 /** A refresh that takes a few seconds: long enough to be running when the signal comes. */
@@ -43,22 +44,15 @@ describe('e2e: a refresh running when its instance is told to stop', function ()
     return server;
   };
 
+  /** A tool call that must succeed. */
   async function callTool(server: SpawnedServer, token: string, name: string, args: Record<string, unknown>) {
-    const res = await request({
-      url: `${server.url}/mcp`,
-      method: 'POST',
-      host: server.hosts.api,
-      headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
-      timeoutMs: 30_000,
-    });
-    const result = res.json().result as { content: Array<{ text: string }>; isError?: boolean };
-    expect(result.isError, result.content[0]!.text).to.equal(undefined);
+    const result = await callToolOverHttp(server, token, name, args);
+    expect(result.isError, result.text).to.equal(false);
   }
 
   /** A user with a slow refreshable dashboard, published through `server`; answers a trigger function. */
   async function slowDashboard(server: SpawnedServer, handle: string, seconds: number) {
-    const user = await admin.container.get<AccountStore>(AccountStore).createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan: 'free' });
+    const user = await aUser(admin.container.get<AccountStore>(AccountStore), { handle });
     const { access_token } = await mintAccessToken(admin.container, { userId: user.id });
     await callTool(server, access_token, 'publish_dashboard', { path: 'slow', spec: slowSpec(seconds) });
     const dashboard = (await admin.container.get<DashboardStore>(DashboardStore).findDashboard({ kind: 'user', id: user.id }, 'slow'))!;

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { openDataSource } from '../../adapters/typeorm/data-source.js';
 
 /** The server tests may create databases on. Its own database name must contain "test". */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -42,6 +44,28 @@ export async function createTestDatabase(prefix = 'dashpub_test'): Promise<TestD
       } finally {
         await client.end();
       }
+    },
+  };
+}
+
+export interface OpenTestDatabase {
+  url: string;
+  /** Open on the database, migrated to the newest schema. */
+  dataSource: DataSource;
+  /** Closes the DataSource and drops the database. */
+  close(): Promise<void>;
+}
+
+/** A fresh test database (createTestDatabase) with a migrated DataSource open on it. */
+export async function openTestDatabase(): Promise<OpenTestDatabase> {
+  const database = await createTestDatabase();
+  const dataSource = await openDataSource(database.url);
+  return {
+    url: database.url,
+    dataSource,
+    async close() {
+      await dataSource.destroy();
+      await database.drop();
     },
   };
 }

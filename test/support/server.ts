@@ -147,3 +147,23 @@ export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_00
     },
   };
 }
+
+/**
+ * One MCP `tools/call` over plain HTTP to a full server (no SDK client: the spawned-process suites
+ * count every request). The answer must be HTTP 200; gives the tool result's text and whether it is a
+ * refusal. The timeout is generous: a process's first spec publish loads the chart renderer, and on a
+ * loaded 2-core CI machine that alone has taken over the default 15 s.
+ */
+export async function callToolOverHttp(server: FullServer, token: string, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const res = await request({
+    url: `${server.url}/mcp`,
+    method: 'POST',
+    host: server.hosts.api,
+    headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    timeoutMs: 60_000,
+  });
+  if (res.status !== 200) throw new Error(`tools/call ${name} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  const result = res.json().result as { content: Array<{ text: string }>; isError?: boolean };
+  return { text: result.content[0]!.text, isError: result.isError === true };
+}

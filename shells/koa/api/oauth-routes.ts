@@ -104,11 +104,6 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
   const exchange = container.get(ExchangeToken);
   const documents = discoveryDocuments(settings);
   const router = new Router();
-  const fail = (ctx: Koa.Context, error: unknown, what: string) => {
-    options.logger?.error({ err: error }, `${what} failed`);
-    noStore(ctx);
-    json(ctx, 500, { error: 'server_error', error_description: 'the authorization server failed; retry shortly' });
-  };
 
   const document = (body: object) => async (ctx: Koa.Context) => {
     cors(ctx);
@@ -133,50 +128,67 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
     } catch {
       // Counted and refused by the use case like any other malformed registration.
     }
-    try {
-      json(ctx, 201, await register.execute(body, ctx.ip));
-    } catch (error) {
-      if (isOAuthError(error)) return json(ctx, 400, oauthErrorBody(error));
-      if (isDomainError(error)) {
-        // Statuses from the one table (shells/koa/http-status.ts); a limited client is told when to retry.
-        if (error.code === 'rate_limited') ctx.set('retry-after', '60');
-        return json(ctx, httpStatusOf(error), { error: error.code, error_description: error.message });
-      }
-      fail(ctx, error, 'client registration');
-    }
+    json(ctx, 201, await register.execute(body, ctx.ip));
   });
 
   router.get('/authorize', async (ctx) => {
-    try {
-      const outcome = await authorize.execute(ctx.query, ctx.ip);
-      if (outcome.kind !== 'refuse') {
-        ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(outcome.location);
-        return;
-      }
-      sendPage(ctx, 400, messagePage(settings.serviceName, { title: 'This authorization request cannot be used', message: outcome.message }));
-    } catch (error) {
-      options.logger?.error({ err: error }, 'authorization request failed');
-      const message = 'The service could not start the authorization. Try again from your client.';
-      sendPage(ctx, 500, messagePage(settings.serviceName, { title: 'Something went wrong', message }));
+    const outcome = await authorize.execute(ctx.query, ctx.ip);
+    if (outcome.kind !== 'refuse') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(outcome.location);
+      return;
     }
+    // Client ID metadata document refusals arrive here too, as the outcome's text: told to the browser.
+    sendPage(ctx, 400, messagePage(settings.serviceName, { title: 'This authorization request cannot be used', message: outcome.message }));
   });
 
   router.post('/token', async (ctx) => {
     cors(ctx);
     noStore(ctx);
-    try {
-      const text = await readBody(ctx.req, FORM_LIMIT_BYTES);
-      const params = ctx.is('application/json') ? jsonParams(text) : parseForm(text);
-      json(ctx, 200, await exchange.execute(params, basicClientId(ctx.get('authorization'))));
-    } catch (error) {
-      if (isOAuthError(error)) return json(ctx, error.status, oauthErrorBody(error));
-      if (error instanceof SyntaxError || error instanceof BodyTooLarge) {
-        return json(ctx, 400, { error: 'invalid_request', error_description: 'the request body is not a valid token request' });
-      }
-      fail(ctx, error, 'token request');
-    }
+    const text = await readBody(ctx.req, FORM_LIMIT_BYTES);
+    const params = ctx.is('application/json') ? jsonParams(text) : parseForm(text);
+    json(ctx, 200, await exchange.execute(params, basicClientId(ctx.get('authorization'))));
   });
 
-  return router.routes() as Koa.Middleware;
+  const routes = router.routes() as Koa.Middleware;
+  return async (ctx, next) => {
+    try {
+      await routes(ctx, next);
+    } catch (error) {
+      answerFailure(ctx, error, settings, options);
+    }
+  };
+}
+
+/** What each endpoint's log line calls a request of its own that failed. */
+const FAILED_REQUEST: Readonly<Record<string, string>> = {
+  '/register': 'client registration failed',
+  '/authorize': 'authorization request failed',
+  '/token': 'token request failed',
+};
+
+/**
+ * The OAuth endpoints' one catch. `/authorize` is a page the browser shows, so all it can answer is a
+ * page; the others answer the client in JSON: an OAuthError as RFC 6749's error body, a DomainError
+ * with the status from shells/koa/http-status.ts (a limited client is told when to retry), an unreadable
+ * body as `invalid_request`, anything else as `server_error`, logged.
+ */
+function answerFailure(ctx: Koa.Context, error: unknown, settings: Settings, options: OAuthRoutesOptions): void {
+  const logFailure = () => options.logger?.error({ err: error }, FAILED_REQUEST[ctx.path] ?? 'OAuth request failed');
+  if (ctx.path === '/authorize') {
+    logFailure();
+    const message = 'The service could not start the authorization. Try again from your client.';
+    return sendPage(ctx, 500, messagePage(settings.serviceName, { title: 'Something went wrong', message }));
+  }
+  if (isOAuthError(error)) return json(ctx, error.status, oauthErrorBody(error));
+  if (isDomainError(error)) {
+    if (error.code === 'rate_limited') ctx.set('retry-after', '60');
+    return json(ctx, httpStatusOf(error), { error: error.code, error_description: error.message });
+  }
+  if (error instanceof SyntaxError || error instanceof BodyTooLarge) {
+    return json(ctx, 400, { error: 'invalid_request', error_description: 'the request body is not a valid token request' });
+  }
+  logFailure();
+  noStore(ctx);
+  json(ctx, 500, { error: 'server_error', error_description: 'the authorization server failed; retry shortly' });
 }

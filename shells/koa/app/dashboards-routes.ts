@@ -6,10 +6,11 @@ import { WebSessionService } from '../../../application/auth/web-session-service
 import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { contentTypeFor } from '../../../domain/content-types.js';
-import { isDomainError, type DomainError } from '../../../domain/errors.js';
+import type { DomainError } from '../../../domain/errors.js';
 import { field, readForm, type FormFields } from './forms.js';
 import { contentSecurityPolicy } from './html.js';
 import { messagePage } from './pages.js';
+import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 import {
   DASHBOARDS_PATH,
@@ -22,16 +23,6 @@ import {
   type DetailInput,
   type Problem,
 } from './dashboards-pages.js';
-
-const STATUS: Partial<Record<DomainError['code'], number>> = {
-  invalid_argument: 400,
-  scope_refused: 403,
-  conflict: 409,
-  limit_reached: 409,
-  rate_limited: 429,
-  not_found: 404,
-  forbidden: 404,
-};
 
 const NOTICES: Record<string, string> = {
   saved: 'Saved.',
@@ -54,7 +45,9 @@ const metadataField = (message: string) => (/^(name|tags|visibility)\b/.exec(mes
 /**
  * The web app's dashboards pages. Every action calls OwnerDashboards, which runs the MCP tools' own
  * use cases, so rules and refusal texts are the tools'. Anything the person cannot reach answers the
- * same 404 page as a dashboard that does not exist.
+ * same 404 page as a dashboard that does not exist. Refusals propagate to the app surface's one catch,
+ * which draws the page each route names (`onRefusal`, kind `owned`) with the status from
+ * shells/koa/http-status.ts.
  */
 export function createDashboardsRoutes(container: Container, settings: Settings): Router {
   const owners = container.get(OwnerDashboards);
@@ -80,25 +73,31 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     return userId;
   };
 
-  /** Runs a read; a refusal that means "not reachable" becomes the one 404 page. */
-  const orNotFound = async (ctx: Koa.Context, work: () => Promise<void>) => {
-    try {
-      await work();
-    } catch (error) {
-      if (isDomainError(error) && (error.code === 'not_found' || error.code === 'forbidden')) return notFound(ctx);
-      throw error;
-    }
+  /** A page's refusal: what the person cannot reach (404: missing or not theirs) is the one "not found" page. */
+  const unreachable: RefusalPage = (ctx, error, status) =>
+    status === 404
+      ? notFound(ctx)
+      : sendPage(ctx, status, messagePage(serviceName, { title: 'This cannot be done', message: error.message, link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+  /** For an address naming a version or file: one that cannot name anything (400) leads nowhere either. */
+  const unreachableAddress: RefusalPage = (ctx, error, status) => unreachable(ctx, error, status === 400 ? 404 : status);
+
+  /** The dashboard's page; a refusal while reading it is `unreachable`. */
+  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: DetailInput) => {
+    onRefusal(ctx, unreachable, 'owned');
+    const detail = await owners.detail(userId, owner, slug);
+    if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
+    const problem = input.problem;
+    // A refusal about a version no longer listed goes to the top of the page.
+    if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.version_id}` === problem.form)) problem.form = 'page';
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), detail, input), dashboardFrames);
   };
 
-  const showDetail = (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: DetailInput) =>
-    orNotFound(ctx, async () => {
-      const detail = await owners.detail(userId, owner, slug);
-      if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
-      const problem = input.problem;
-      // A refusal about a version no longer listed goes to the top of the page.
-      if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.version_id}` === problem.form)) problem.form = 'page';
-      sendFramingPage(ctx, status, detailPage(chrome(ctx), detail, input), dashboardFrames);
-    });
+  /** A POSTed form's CSRF check; false when refused (the response is already set). */
+  const checkedPost = (ctx: Koa.Context, form: FormFields) => {
+    if (security.checkPost(ctx, field(form, 'csrf'))) return true;
+    sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+    return false;
+  };
 
   router.get(DASHBOARDS_PATH, async (ctx) => {
     const userId = await user(ctx);
@@ -119,15 +118,13 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
       cursor: filters.cursor ?? '',
       notice: slugParam(ctx.query.deleted) ? `Deleted "${slugParam(ctx.query.deleted)}".` : undefined,
     };
-    await orNotFound(ctx, async () => {
-      try {
-        sendPage(ctx, 200, listPage(chrome(ctx), await owners.list(userId, ownerName, filters), input));
-      } catch (error) {
-        // A cursor that is not ours: show the first page with the reason.
-        if (!isDomainError(error) || error.code !== 'invalid_argument') throw error;
-        sendPage(ctx, 400, listPage(chrome(ctx), await owners.list(userId, ownerName, { ...filters, cursor: undefined }), { ...input, cursor: '', error: error.message }));
-      }
-    });
+    // A refused list (400: a cursor that is not ours) shows the first page with the reason.
+    onRefusal(ctx, async (ctx, error, status) => {
+      if (status !== 400) return unreachable(ctx, error, status);
+      onRefusal(ctx, unreachable, 'owned');
+      sendPage(ctx, 400, listPage(chrome(ctx), await owners.list(userId, ownerName, { ...filters, cursor: undefined }), { ...input, cursor: '', error: error.message }));
+    }, 'owned');
+    sendPage(ctx, 200, listPage(chrome(ctx), await owners.list(userId, ownerName, filters), input));
   });
 
   router.get(`${DASHBOARDS_PATH}/:owner`, async (ctx) => {
@@ -147,17 +144,11 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     const userId = await user(ctx);
     if (!userId) return;
     const { owner: ownerName, slug, version: versionId } = ctx.params as Record<string, string>;
-    await orNotFound(ctx, async () => {
-      try {
-        const found = await owners.version(userId, ownerName, slug, versionId);
-        const owner = (await owners.owners(userId)).find((o) => o.name === ownerName)!;
-        const page = versionPage(chrome(ctx), { owner, name: found.slug, slug: found.slug, version: found.version, filename: found.body?.filename ?? '', current: found.version.current });
-        sendFramingPage(ctx, 200, page, "'self'");
-      } catch (error) {
-        if (isDomainError(error) && error.code === 'invalid_argument') return notFound(ctx);
-        throw error;
-      }
-    });
+    onRefusal(ctx, unreachableAddress, 'owned');
+    const found = await owners.version(userId, ownerName, slug, versionId);
+    const owner = (await owners.owners(userId)).find((o) => o.name === ownerName)!;
+    const page = versionPage(chrome(ctx), { owner, name: found.slug, slug: found.slug, version: found.version, filename: found.body?.filename ?? '', current: found.version.current });
+    sendFramingPage(ctx, 200, page, "'self'");
   });
 
   // One file of one version, framed by the version page. Served sandboxed (an opaque origin, so its
@@ -166,34 +157,27 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     const userId = await user(ctx);
     if (!userId) return;
     const { owner, slug, version, filename } = ctx.params as Record<string, string>;
-    await orNotFound(ctx, async () => {
-      try {
-        const { body } = await owners.version(userId, owner, slug, version, filename);
-        if (!body) return notFound(ctx);
-        ctx.status = 200;
-        ctx.set('Content-Security-Policy', "sandbox allow-scripts; frame-ancestors 'self'");
-        ctx.set('X-Frame-Options', 'SAMEORIGIN');
-        ctx.set('X-Content-Type-Options', 'nosniff');
-        ctx.set('Referrer-Policy', 'no-referrer');
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = contentTypeFor(body.filename);
-        ctx.body = Buffer.from(body.content, body.encoding);
-      } catch (error) {
-        if (isDomainError(error) && error.code === 'invalid_argument') return notFound(ctx);
-        throw error;
-      }
-    });
+    onRefusal(ctx, unreachableAddress, 'owned');
+    const { body } = await owners.version(userId, owner, slug, version, filename);
+    if (!body) return notFound(ctx);
+    ctx.status = 200;
+    ctx.set('Content-Security-Policy', "sandbox allow-scripts; frame-ancestors 'self'");
+    ctx.set('X-Frame-Options', 'SAMEORIGIN');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentTypeFor(body.filename);
+    ctx.body = Buffer.from(body.content, body.encoding);
   });
 
   router.get(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
     const userId = await user(ctx);
     if (!userId) return;
     const { owner, slug } = ctx.params as Record<string, string>;
-    await orNotFound(ctx, async () => {
-      const detail = await owners.detail(userId, owner, slug);
-      if (detail.dashboard.slug !== slug) return seeOther(ctx, `${dashboardPath(owner, detail.dashboard.slug)}/delete`);
-      sendPage(ctx, 200, deletePage(chrome(ctx), deleteInput(detail)));
-    });
+    onRefusal(ctx, unreachable, 'owned');
+    const detail = await owners.detail(userId, owner, slug);
+    if (detail.dashboard.slug !== slug) return seeOther(ctx, `${dashboardPath(owner, detail.dashboard.slug)}/delete`);
+    sendPage(ctx, 200, deletePage(chrome(ctx), deleteInput(detail)));
   });
 
   const deleteInput = (detail: Awaited<ReturnType<OwnerDashboards['detail']>>) => ({
@@ -206,7 +190,8 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
 
   /**
    * One POST action on a dashboard: CSRF, sign-in, then `run`, which answers the path to go to (303).
-   * A refusal re-renders the dashboard's page with the text next to the field `place` names.
+   * A refusal re-renders the dashboard's page, with the table's status and the text next to the field
+   * `place` names; one the person cannot reach (a missing owner or dashboard) ends on the "not found" page.
    */
   const action = (
     suffix: string,
@@ -216,19 +201,14 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     router.post(`${DASHBOARDS_PATH}/:owner/:slug${suffix}`, async (ctx) => {
       const form = await readForm(ctx);
       const params = ctx.params as Record<string, string>;
-      if (!security.checkPost(ctx, field(form, 'csrf'))) {
-        return sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
-      }
+      if (!checkedPost(ctx, form)) return;
       const userId = await security.userId(ctx, sessions);
       if (!userId) return signIn(ctx, dashboardPath(params.owner!, params.slug!));
-      try {
-        seeOther(ctx, await run(userId, params.owner!, params.slug!, form, params));
-      } catch (error) {
-        if (!isDomainError(error)) throw error;
-        if (error.code === 'not_found' && error.message === 'No such owner') return notFound(ctx);
+      onRefusal(ctx, (ctx, error, status) => {
         const values = Object.fromEntries(Object.entries(form).filter(([key]) => key !== 'csrf').map(([key, value]) => [key, String(value)]));
-        await showDetail(ctx, userId, params.owner!, params.slug!, STATUS[error.code] ?? 400, { problem: place(error, params), values });
-      }
+        return showDetail(ctx, userId, params.owner!, params.slug!, status, { problem: place(error, params), values });
+      }, 'owned');
+      seeOther(ctx, await run(userId, params.owner!, params.slug!, form, params));
     });
 
   const back = (owner: string, slug: string, done: string) => `${dashboardPath(owner, slug)}?done=${done}`;
@@ -291,21 +271,18 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   router.post(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
     const form = await readForm(ctx);
     const { owner, slug } = ctx.params as Record<string, string>;
-    if (!security.checkPost(ctx, field(form, 'csrf'))) {
-      return sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
-    }
+    if (!checkedPost(ctx, form)) return;
     const userId = await security.userId(ctx, sessions);
     if (!userId) return signIn(ctx, dashboardPath(owner, slug));
-    await orNotFound(ctx, async () => {
-      const typed = field(form, 'confirm').trim();
-      if (typed !== slug) {
-        const detail = await owners.detail(userId, owner, slug);
-        const error = `Type "${slug}" exactly to confirm; nothing was deleted.`;
-        return sendPage(ctx, 400, deletePage(chrome(ctx), { ...deleteInput(detail), error, typed }));
-      }
-      await owners.remove(userId, owner, slug);
-      seeOther(ctx, `${ownerListPath(owner)}&deleted=${encodeURIComponent(slug)}`);
-    });
+    onRefusal(ctx, unreachable, 'owned');
+    const typed = field(form, 'confirm').trim();
+    if (typed !== slug) {
+      const detail = await owners.detail(userId, owner, slug);
+      const error = `Type "${slug}" exactly to confirm; nothing was deleted.`;
+      return sendPage(ctx, 400, deletePage(chrome(ctx), { ...deleteInput(detail), error, typed }));
+    }
+    await owners.remove(userId, owner, slug);
+    seeOther(ctx, `${ownerListPath(owner)}&deleted=${encodeURIComponent(slug)}`);
   });
 
   return router;

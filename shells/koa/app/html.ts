@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../dashboards/pages.js';
+import { escapeHtml } from '../../../domain/html.js';
 import { DASHBOARDS_PAGES_STYLE } from './dashboards-style.js';
 
 export { escapeHtml };

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { DomainError } from '../../../domain/errors.js';
+import { isDomainError, type DomainError } from '../../../domain/errors.js';
 import { httpStatusOf, type RequestKind } from '../http-status.js';
 
 /** Answers a refused request: the route's page showing the refusal's text, with the table's status. */
@@ -18,8 +18,19 @@ export function onRefusal(ctx: Koa.Context, page: RefusalPage, kind: RequestKind
   state(ctx)[REFUSAL] = { page, kind };
 }
 
-/** The app surface's handling of a DomainError: the page the route named, or `fallback` when it named none. */
+/**
+ * The app surface's handling of a DomainError: the page the route named, or `fallback` when it named none.
+ * A page that reads again may be refused in turn (a refused form redraws a dashboard that was deleted
+ * meanwhile): when it named the page for that before reading, that page answers the second refusal.
+ */
 export async function answerRefusal(ctx: Koa.Context, error: DomainError, fallback: RefusalPage): Promise<void> {
-  const { page, kind } = state(ctx)[REFUSAL] ?? { page: fallback, kind: 'form' as const };
-  await page(ctx, error, httpStatusOf(error, kind));
+  const named = state(ctx)[REFUSAL];
+  const { page, kind } = named ?? { page: fallback, kind: 'form' as const };
+  try {
+    await page(ctx, error, httpStatusOf(error, kind));
+  } catch (pageError) {
+    const renamed = state(ctx)[REFUSAL];
+    if (!isDomainError(pageError) || !renamed || renamed === named) throw pageError;
+    await renamed.page(ctx, pageError, httpStatusOf(pageError, renamed.kind));
+  }
 }

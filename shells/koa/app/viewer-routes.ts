@@ -4,7 +4,8 @@ import type Koa from 'koa';
 import { Settings } from '../../../application/ports/settings.js';
 import { sessionCookieName, WebSessions } from '../../../application/ports/web-sessions.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
-import { escapeHtml, SERVICE_PAGE_CSP } from '../dashboards/pages.js';
+import { escapeHtml } from '../../../domain/html.js';
+import { SERVICE_PAGE_CSP } from '../dashboards/pages.js';
 import { AUTH_PATH, readCookie, VIEWER_SIGN_IN_PATH } from '../dashboards/viewer-cookies.js';
 import { onRefusal } from './refusals.js';
 

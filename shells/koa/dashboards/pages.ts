@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../../../domain/html.js';
 
 /** The pages the dashboards host renders itself (404, listing, sign-in trouble): no script, no outside resource. */
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#f6f8fa;--card:#fff;--line:#d0d7de;--accent:#0969da}

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../dashboards/pages.js';
+import { escapeHtml } from '../../../../domain/html.js';
 import type { ViewSettings } from './dashboard-view.js';
 import { DASHBOARD_VIEW_SCRIPT } from './dashboard-view-script.js';
 
