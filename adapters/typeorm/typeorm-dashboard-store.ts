@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import { DataSource, In, QueryFailedError, type EntityManager } from 'typeorm';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
+import { AUTOMATIC_SNAPSHOTS_KEPT } from '../../domain/versions.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type {
   AliasRecord,
@@ -9,9 +10,14 @@ import type {
   DashboardRecord,
   DashboardStore,
   DashboardWrites,
+  ListedDashboard,
   ListQuery,
+  PublishDecision,
+  PublishState,
+  StoredFile,
   VersionRecord,
 } from '../../application/ports/dashboard-store.js';
+import { listSql, publishReadSql, toListed, toPublishState } from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
@@ -190,14 +196,61 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   }
 
   async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
-    const builder = this.dashboards
-      .createQueryBuilder('d')
-      .where('d.ownerKind = :kind AND d.ownerId = :id', { kind: owner.kind, id: owner.id });
-    if (query.afterSlug !== undefined) builder.andWhere('d.slug > :afterSlug', { afterSlug: query.afterSlug });
-    if (query.tag !== undefined) builder.andWhere(':tag = ANY(d.tags)', { tag: query.tag });
-    if (query.slug !== undefined) builder.andWhere('d.slug = :slug', { slug: query.slug });
-    const rows = await builder.orderBy('d.slug', 'ASC').limit(query.limit).getMany();
-    return rows.map(toDashboard);
+    const [sql, params] = listSql(owner, query, false);
+    return (await this.dataSource.query<Record<string, unknown>[]>(sql, params)).map((row) => toListed(row).dashboard);
+  }
+
+  async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {
+    const [sql, params] = listSql(owner, query, true);
+    return (await this.dataSource.query<Record<string, unknown>[]>(sql, params)).map(toListed);
+  }
+
+  /**
+   * Two round trips when nobody else changes the slug meanwhile: one statement stores the bytes and
+   * reads the slug; `dashpub_publish` takes the owner's write lock, checks the slug is as read (the
+   * row's xmin) and writes. A change in between makes it answer NULL, and the read and decision repeat.
+   */
+  async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
+    let toStore = files;
+    for (;;) {
+      const [sql, params] = publishReadSql(owner, slug, toStore);
+      const [row] = await this.dataSource.query<Record<string, unknown>[]>(sql, params);
+      toStore = [];
+      const { state, rowVersion } = toPublishState(row!);
+      const { write, result } = decide(state);
+      if (!write) return result;
+      if (write.isNew !== (state.dashboard === null) || (state.dashboard && state.dashboard.id !== write.dashboard.id)) {
+        throw new Error('a publish must write the dashboard it read');
+      }
+      const { dashboard: d, version: v } = write;
+      const [{ seq }] = await refusingConflicts(() =>
+        this.dataSource.query<Array<{ seq: number | null }>>(
+          `SELECT dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19) AS seq`,
+          [
+            owner.kind,
+            owner.id,
+            slug,
+            write.isNew ? null : rowVersion,
+            d.id,
+            d.name,
+            d.tags,
+            d.chart ?? null,
+            d.visibility,
+            d.connection,
+            d.createdBy,
+            d.createdAt,
+            d.updatedAt,
+            v.id,
+            v.createdBy,
+            v.createdAt,
+            JSON.stringify(v.files),
+            v.spec === null || v.spec === undefined ? null : JSON.stringify(v.spec),
+            AUTOMATIC_SNAPSHOTS_KEPT,
+          ],
+        ),
+      );
+      if (seq !== null) return result;
+    }
   }
 }
 
