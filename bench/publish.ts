@@ -131,7 +131,7 @@ const published = (r: { status: number; body: string }) => r.status === 200 && !
 function luaScript(tokens: string[], body: string): string {
   return `
 local tokens = { ${tokens.map((t) => `"${t}"`).join(', ')} }
-local body = [==[${body}]==]
+local body = [==[${JSON.stringify(body).slice(1, -1)}]==]
 local run = "${'r' + randomBytes(4).toString('hex')}"
 local threads = {}
 counter = 0
@@ -146,7 +146,10 @@ function request()
     ["Accept"] = "application/json, text/event-stream" }, payload)
 end
 function response(status, headers, resbody)
-  if status ~= 200 or string.find(resbody, '"isError":true', 1, true) then errors = errors + 1 end
+  if status ~= 200 or string.find(resbody, '"isError":true', 1, true) then
+    errors = errors + 1
+    if errors == 1 then io.write("first error: " .. status .. " " .. string.sub(resbody, 1, 300) .. "\\n") end
+  end
 end
 function done(summary, latency, requests)
   local e = 0
@@ -175,6 +178,8 @@ async function wrk(wrkPath: string, script: string, port: number, seconds: numbe
   const p50 = /\s50%\s+([\d.]+)(us|ms|s)\b/.exec(out);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
   const errors = /publish-errors: (\d+)/.exec(out);
+  const firstError = /first error: (.*)/.exec(out);
+  if (firstError) process.stdout.write(`wrk: ${firstError[1]}\n`);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   if (!rps || !p50 || !p99 || !errors) throw new Error(`cannot read wrk output:\n${out}`);
   return {

@@ -278,8 +278,6 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
   }
 
   async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
-    // Bytes first, committed on their own, as the SQL adapter stores them.
-    if (files.length > 0) await this.transaction(owner, async (tx) => { for (const file of files) await tx.putFile(file.sha256, file.bytes); });
     return this.transaction(owner, async (tx) => {
       const alias = await tx.findAlias(owner, slug);
       const dashboard = await tx.findDashboard(owner, slug);
@@ -287,6 +285,7 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
       const aliased = alias ? await tx.findDashboardById(alias.dashboardId) : null;
       const { write, result } = decide({ alias: alias ? { dashboardSlug: aliased?.slug ?? null } : null, dashboard, current });
       if (!write) return result;
+      for (const file of files) await tx.putFile(file.sha256, file.bytes);
       const existing = write.isNew ? [] : await tx.listVersions(write.dashboard.id);
       const version = { ...write.version, seq: (existing[0]?.seq ?? 0) + 1 };
       if (write.isNew) await tx.insertDashboard(write.dashboard);

@@ -10,6 +10,7 @@ import type {
   ListedDashboard,
   ListQuery,
   PublishState,
+  PublishWrite,
   StoredFile,
   VersionRecord,
 } from '../../application/ports/dashboard-store.js';
@@ -46,30 +47,57 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
 }
 
 /**
- * A publish's first round trip: stores the new bytes (touching stored_at keeps the file sweep off them,
- * see typeorm-file-sweeper.ts) and reads the slug: the dashboard with its row version (xmin) and current
- * version, and any alias with the slug it redirects to.
+ * A publish's first round trip, a plain read: the slug's dashboard with its row version (xmin) and
+ * current version, and any alias with the slug it redirects to.
  */
-export function publishReadSql(owner: OwnerRef, slug: string, files: StoredFile[]): [string, unknown[]] {
-  const params: unknown[] = [owner.id, owner.kind, slug];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  // One row per hash (an upsert may not touch a row twice), in hash order so concurrent stores lock alike.
-  const unique = [...new Map(files.map((f) => [f.sha256, f])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
-  const rows = unique.map(
-    (f) => `(${param(f.sha256)}, ${param(Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength))}::bytea, ${param(f.bytes.byteLength)}::integer)`,
-  );
-  const store = rows.length
-    ? `WITH stored AS (INSERT INTO files (sha256, bytes, size) VALUES ${rows.join(', ')} ON CONFLICT (sha256) DO UPDATE SET stored_at = now()) `
-    : '';
+export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
   return [
-    `${store}SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
+    `SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
        a.slug IS NOT NULL AS is_alias, ad.slug AS alias_of
      FROM (VALUES (1)) AS one (x)
      LEFT JOIN dashboards d ON d.owner_id = $1::uuid AND d.owner_kind = $2 AND d.slug = $3
      LEFT JOIN dashboard_versions v ON v.id = d.current_version_id AND v.dashboard_id = d.id
      LEFT JOIN dashboard_aliases a ON a.owner_id = $1::uuid AND a.owner_kind = $2 AND a.slug = $3
      LEFT JOIN dashboards ad ON ad.id = a.dashboard_id`,
-    params,
+    [owner.id, owner.kind, slug],
+  ];
+}
+
+/**
+ * The second: `dashpub_publish` (see the migration DashboardHotPaths) with the files as hashes, sizes and
+ * one blob, so a single body goes out as it is, in binary. One row per hash: an upsert may not touch a row twice.
+ */
+export function publishWriteSql(owner: OwnerRef, slug: string, rowVersion: string | null, write: PublishWrite, files: StoredFile[], snapshotsKept: number): [string, unknown[]] {
+  const unique = [...new Map(files.map((f) => [f.sha256, f])).values()];
+  const buffers = unique.map((f) => Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength));
+  const { dashboard: d, version: v } = write;
+  return [
+    `SELECT dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19,
+       $20::text[], $21::integer[], $22::bytea) AS seq`,
+    [
+      owner.kind,
+      owner.id,
+      slug,
+      write.isNew ? null : rowVersion,
+      d.id,
+      d.name,
+      d.tags,
+      d.chart ?? null,
+      d.visibility,
+      d.connection,
+      d.createdBy,
+      d.createdAt,
+      d.updatedAt,
+      v.id,
+      v.createdBy,
+      v.createdAt,
+      JSON.stringify(v.files),
+      v.spec === null || v.spec === undefined ? null : JSON.stringify(v.spec),
+      snapshotsKept,
+      unique.map((f) => f.sha256),
+      buffers.map((b) => b.byteLength),
+      buffers.length === 1 ? buffers[0] : Buffer.concat(buffers),
+    ],
   ];
 }
 

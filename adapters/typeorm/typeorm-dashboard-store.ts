@@ -17,7 +17,7 @@ import type {
   StoredFile,
   VersionRecord,
 } from '../../application/ports/dashboard-store.js';
-import { listSql, publishReadSql, toListed, toPublishState } from './dashboard-sql.js';
+import { listSql, publishReadSql, publishWriteSql, toListed, toPublishState } from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
@@ -206,49 +206,23 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   }
 
   /**
-   * Two round trips when nobody else changes the slug meanwhile: one statement stores the bytes and
-   * reads the slug; `dashpub_publish` takes the owner's write lock, checks the slug is as read (the
-   * row's xmin) and writes. A change in between makes it answer NULL, and the read and decision repeat.
+   * Two round trips, one commit, when nobody else changes the slug meanwhile: a plain read of the slug,
+   * then `dashpub_publish`, which takes the owner's write lock, checks the slug is as read (the row's xmin)
+   * and writes files, row, version and prune. A change in between makes it write nothing and answer NULL;
+   * the read and the decision then repeat.
    */
   async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
-    let toStore = files;
     for (;;) {
-      const [sql, params] = publishReadSql(owner, slug, toStore);
-      const [row] = await this.dataSource.query<Record<string, unknown>[]>(sql, params);
-      toStore = [];
+      const [readSql, readParams] = publishReadSql(owner, slug);
+      const [row] = await this.dataSource.query<Record<string, unknown>[]>(readSql, readParams);
       const { state, rowVersion } = toPublishState(row!);
       const { write, result } = decide(state);
       if (!write) return result;
       if (write.isNew !== (state.dashboard === null) || (state.dashboard && state.dashboard.id !== write.dashboard.id)) {
         throw new Error('a publish must write the dashboard it read');
       }
-      const { dashboard: d, version: v } = write;
-      const [{ seq }] = await refusingConflicts(() =>
-        this.dataSource.query<Array<{ seq: number | null }>>(
-          `SELECT dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19) AS seq`,
-          [
-            owner.kind,
-            owner.id,
-            slug,
-            write.isNew ? null : rowVersion,
-            d.id,
-            d.name,
-            d.tags,
-            d.chart ?? null,
-            d.visibility,
-            d.connection,
-            d.createdBy,
-            d.createdAt,
-            d.updatedAt,
-            v.id,
-            v.createdBy,
-            v.createdAt,
-            JSON.stringify(v.files),
-            v.spec === null || v.spec === undefined ? null : JSON.stringify(v.spec),
-            AUTOMATIC_SNAPSHOTS_KEPT,
-          ],
-        ),
-      );
+      const [sql, params] = publishWriteSql(owner, slug, rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
+      const [{ seq }] = await refusingConflicts(() => this.dataSource.query<Array<{ seq: number | null }>>(sql, params));
       if (seq !== null) return result;
     }
   }

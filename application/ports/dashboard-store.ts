@@ -127,11 +127,11 @@ export interface DashboardStore extends DashboardReads {
   /** The same listing, each dashboard with its current version, read together. */
   listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]>;
   /**
-   * One publish to one slug: stores `files` (kept by content even when `decide` refuses; the file sweep
-   * takes unreferenced ones), reads the slug, and applies `decide`'s write as if the read had been made
-   * under the owner's write lock: a new current version numbered after the newest, the dashboard row, and
-   * the prune of unnamed snapshots beyond the retention rule, all or nothing. `decide` may run again when
-   * the slug changed meanwhile, so it must have no side effects.
+   * One publish to one slug: reads the slug and applies `decide`'s write as if the read had been made
+   * under the owner's write lock: `files` stored by content, a new current version numbered after the
+   * newest, the dashboard row, and the prune of unnamed snapshots beyond the retention rule, all or
+   * nothing (nothing when `decide` throws or writes nothing). `decide` may run again when the slug changed
+   * meanwhile, so it must have no side effects.
    */
   publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T>;
 }

@@ -369,12 +369,14 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
         });
         expect(answer).to.equal('nothing');
         expect(states.at(-1)).to.deep.equal({ alias: { dashboardSlug: 'renamed-to' }, dashboard: null, current: null });
+        const unstored = bytesOf(`<p>${randomUUID()}</p>`);
         const refused = await refusal(
-          store.publish(owner, 'was', [], () => {
+          store.publish(owner, 'was', [{ sha256: sha(unstored), bytes: unstored }], () => {
             throw new DomainError('conflict', 'refused');
           }),
         );
         expect(refused.code).to.equal('conflict');
+        expect(await store.getFile(sha(unstored))).to.equal(null);
         expect(await store.findDashboard(owner, 'was')).to.equal(null);
         expect(await store.listVersions(record.id)).to.have.length(1);
       });

@@ -6,9 +6,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `dashboard_tags`, one row per (owner, tag, dashboard), keyed (owner_id, tag, slug): a page filtered by a
  *   tag walks this key from the cursor like an untagged page walks (owner_id, slug), however rare the tag
  *   and however many dashboards the owner has. Triggers keep it in step with `dashboards.tags` and slug.
- * - `dashpub_publish`, the write half of a publish in one call: it takes the owner's write lock, checks that
- *   the slug is still as the caller read it, and writes the row, the version and the prune. Being a
- *   function, each statement after the lock reads what the previous lock holder committed.
+ * - `dashpub_publish`, the write half of a publish in one call and one commit: it takes the owner's write
+ *   lock, checks that the slug is still as the caller read it, and stores the files, the row, the version
+ *   and the prune. Being a function, each statement after the lock reads what the previous lock holder
+ *   committed (one statement would keep the snapshot it took before waiting for the lock).
  */
 export class DashboardHotPaths1700000010200 implements MigrationInterface {
   name = 'DashboardHotPaths1700000010200';
@@ -51,16 +52,17 @@ export class DashboardHotPaths1700000010200 implements MigrationInterface {
       WHEN (OLD.tags IS DISTINCT FROM NEW.tags OR OLD.slug IS DISTINCT FROM NEW.slug OR OLD.owner_id IS DISTINCT FROM NEW.owner_id)
       EXECUTE FUNCTION dashpub_tags_updated()`);
 
-    // Returns the new version's seq, or NULL when the slug changed since the caller read it (an alias
-    // appeared, the dashboard appeared, went, or its row was rewritten: p_expected is the row's xmin as
-    // read, NULL for "no dashboard"); the caller then reads again and decides again.
+    // Returns the new version's seq, or NULL, having written nothing, when the slug changed since the
+    // caller read it (an alias appeared, the dashboard appeared, went, or its row was rewritten: p_expected
+    // is the row's xmin as read, NULL for "no dashboard"); the caller then reads again and decides again.
+    // The files come as one bytea (sent in binary, no hex doubling) cut at p_sizes, in p_hashes order.
     await queryRunner.query(`
       CREATE FUNCTION dashpub_publish(
         p_owner_kind text, p_owner_id text, p_slug text, p_expected xid,
         p_dashboard_id uuid, p_name text, p_tags text[], p_chart text, p_visibility text, p_connection text,
         p_created_by uuid, p_created_at timestamptz, p_updated_at timestamptz,
         p_version_id uuid, p_version_created_by uuid, p_version_created_at timestamptz, p_files jsonb, p_spec jsonb,
-        p_snapshots_kept integer
+        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea
       ) RETURNS integer LANGUAGE plpgsql AS $$
       DECLARE
         next_seq integer;
@@ -90,6 +92,13 @@ export class DashboardHotPaths1700000010200 implements MigrationInterface {
           END IF;
           SELECT coalesce(max(seq), 0) + 1 INTO next_seq FROM dashboard_versions WHERE dashboard_id = p_dashboard_id;
         END IF;
+        -- Touching stored_at keeps the file sweep off bytes referenced again (see typeorm-file-sweeper.ts).
+        INSERT INTO files (sha256, bytes, size)
+        SELECT f.sha256, substring(p_blob FROM f.start FOR f.size), f.size
+        FROM (SELECT h AS sha256, z AS size, 1 + coalesce(sum(z) OVER (ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::integer AS start
+              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)) AS f
+        ORDER BY f.sha256
+        ON CONFLICT (sha256) DO UPDATE SET stored_at = now();
         INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
         VALUES (p_version_id, p_dashboard_id, next_seq, NULL, p_version_created_at, p_version_created_by, p_files, p_spec);
         -- The retention rule: of the unnamed snapshots, the newest p_snapshots_kept stay.
