@@ -69,7 +69,9 @@ export class PublishDashboard {
     const path = content.mode === 'body' ? `${slug}/${filename}` : slug;
 
     const owner = ownerOf(target);
-    const toStore = dryRun ? [] : Object.entries(content.files).map(([name, data]) => ({ sha256: fileEntry(name, data).sha256, bytes: data }));
+    // Hashed once here: the decision below may run more than once.
+    const entries = Object.entries(content.files).map(([name, data]) => ({ name, data, entry: fileEntry(name, data) }));
+    const toStore = dryRun ? [] : entries.map(({ data, entry }) => ({ sha256: entry.sha256, bytes: data }));
     return this.store.publish<PublishResult>(owner, slug, toStore, ({ alias, dashboard: existing, current: previous }) => {
       if (alias) {
         const renamed = alias.dashboardSlug ?? '?';
@@ -79,9 +81,7 @@ export class PublishDashboard {
         );
       }
       const files: Manifest = content.mode === 'body' && previous ? { ...previous.files } : {};
-      for (const [name, data] of Object.entries(content.files)) {
-        files[name] = fileEntry(name, data);
-      }
+      for (const { name, entry } of entries) files[name] = entry;
       const now = this.clock.now();
       const metadata = applyMetadataPatch(
         existing ?? { name: slug, tags: [], chart: null, visibility: defaultVisibility(target) },
