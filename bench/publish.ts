@@ -37,6 +37,8 @@ const USERS = Number(option('users', '1500'));
 const BIG_IN_FLIGHT = 8;
 const BIG_REQUESTS_EACH = Number(option('big-requests', '6'));
 const WARMUP_S = 2;
+/** `--only-big`: just the 5 MiB part, without writing docs (for working on it). */
+const ONLY_BIG = process.argv.includes('--only-big');
 const BIG_BYTES = 5 * 1024 * 1024;
 const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -264,7 +266,7 @@ async function main(): Promise<void> {
     if (!published(probe)) throw new Error(`the probe publish failed: ${probe.status} ${probe.body.slice(0, 400)}`);
 
     const rounds: Array<{ dashpub: Load; pgbench: Load }> = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < (ONLY_BIG ? 0 : ROUNDS); round++) {
       await pgbench(pgbenchPath, sqlFile, database.url, WARMUP_S, scratch);
       const base = await pgbench(pgbenchPath, sqlFile, database.url, DURATION_S, scratch);
       await wrk(wrkPath, luaFile, server.port, WARMUP_S, CONNECTIONS);
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
     const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors };
     process.stdout.write(`5 MiB ×${BIG_IN_FLIGHT} in flight: p50 ${fmt(bigResult.p50Ms)} ms, peak RSS ${fmt(peakRssMiB)} MiB (idle ${fmt(idleMiB)} MiB), errors ${bigErrors}\n`);
 
-    report(rounds, bigResult);
+    if (!ONLY_BIG) report(rounds, bigResult);
   } finally {
     for (const server of servers) await server.stop();
     await database.drop();
