@@ -55,6 +55,8 @@ const toAlias = (row: DashboardAliasEntity): AliasRecord => ({
   dashboardId: row.dashboardId,
 });
 
+const MAX_PUBLISH_ATTEMPTS = 1000;
+
 const UPDATABLE = new Set(['slug', 'name', 'tags', 'chart', 'visibility', 'connection', 'currentVersionId', 'updatedAt']);
 
 class TypeormReads implements DashboardReads {
@@ -212,7 +214,8 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
    * the read and the decision then repeat.
    */
   async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
-    for (;;) {
+    // Each repeat means another publish to this slug landed; the bound only guards against a bug looping.
+    for (let attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
       const [readSql, readParams] = publishReadSql(owner, slug);
       const [row] = await this.dataSource.query<Record<string, unknown>[]>(readSql, readParams);
       const { state, rowVersion } = toPublishState(row!);
@@ -225,6 +228,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
       const [{ seq }] = await refusingConflicts(() => this.dataSource.query<Array<{ seq: number | null }>>(sql, params));
       if (seq !== null) return result;
     }
+    throw new Error(`publish to "${slug}" found the slug changed ${MAX_PUBLISH_ATTEMPTS} times in a row`);
   }
 }
 

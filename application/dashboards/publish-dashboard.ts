@@ -77,7 +77,8 @@ export class PublishDashboard {
         const renamed = alias.dashboardSlug ?? '?';
         throw new DomainError(
           'conflict',
-          `slug "${slug}" is an alias left by renaming a dashboard to "${renamed}". ` + `Publish to "${renamed}" instead, or pick another slug.`,
+          `slug "${slug}" is an alias left by renaming a dashboard to "${renamed}". ` +
+            `Publish to "${renamed}" instead, or pick another slug.`,
         );
       }
       const files: Manifest = content.mode === 'body' && previous ? { ...previous.files } : {};
@@ -121,7 +122,7 @@ export class PublishDashboard {
           version_id: version.id,
           path,
           bytes,
-          dashboard: dashboardView(this.settings, target, written, { ...version, seq: 0 }),
+          dashboard: dashboardView(this.settings, target, written, version),
           url: this.url(target, slug),
           warnings: allWarnings,
         },
