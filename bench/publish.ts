@@ -9,9 +9,9 @@
  *
  *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6]
  *
- * Needs wrk and pgbench (apt-get install -y wrk postgresql-client) and PostgreSQL on BENCH_DATABASE_URL
- * (default postgres://postgres@127.0.0.1:5432/test; the bench database is `dashpub_test_bench_publish_*`,
- * dropped at the end).
+ * Needs wrk and pgbench (apt-get install -y wrk postgresql-client) and PostgreSQL where the tests find it
+ * (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the bench database is
+ * `dashpub_test_bench_publish_*`, dropped at the end.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,7 +40,6 @@ const WARMUP_S = 2;
 /** `--only-big`: just the 5 MiB part, without writing docs (for working on it). */
 const ONLY_BIG = process.argv.includes('--only-big');
 const BIG_BYTES = 5 * 1024 * 1024;
-const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Load {
   perSecond: number;
@@ -219,7 +218,6 @@ function vmHwmMiB(pid: number): number {
 async function main(): Promise<void> {
   const wrkPath = requireTool('wrk');
   const pgbenchPath = requireTool('pgbench', 'postgresql-client');
-  process.env.DATABASE_URL = BENCH_DATABASE_URL;
   const database = await createTestDatabase('dashpub_test_bench_publish');
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'dashpub-bench-publish-'));
   const servers: Array<{ stop(): Promise<void> }> = [];

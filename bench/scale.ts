@@ -7,6 +7,8 @@
  * written with the plans (EXPLAIN) to the "Scale" section of docs/benchmarks.md.
  *
  *   npm run bench:scale -- [--large 1000000] [--rounds 5] [--iterations 200]
+ *
+ * PostgreSQL is where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +27,6 @@ const LARGE = Number(option('large', '1000000'));
 const ROUNDS = Number(option('rounds', '5'));
 const ITERATIONS = Number(option('iterations', '200'));
 const PAGE = 51; // list_dashboards asks for one more than its default page of 50
-const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const slugOf = (i: number) => `d-${String(i).padStart(7, '0')}`;
 
@@ -79,7 +80,6 @@ async function plan(dataSource: DataSource, owner: OwnerRef, query: ListQuery): 
 }
 
 async function main(): Promise<void> {
-  process.env.DATABASE_URL = BENCH_DATABASE_URL;
   const database = await createTestDatabase('dashpub_test_bench_scale');
   let dataSource: DataSource | null = null;
   try {
