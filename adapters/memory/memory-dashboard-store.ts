@@ -1,5 +1,6 @@
 import { injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
+import { snapshotsToPrune } from '../../domain/versions.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type {
   AliasRecord,
@@ -7,7 +8,11 @@ import type {
   DashboardRecord,
   DashboardStore,
   DashboardWrites,
+  ListedDashboard,
   ListQuery,
+  PublishDecision,
+  PublishState,
+  StoredFile,
   VersionRecord,
 } from '../../application/ports/dashboard-store.js';
 
@@ -262,6 +267,37 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
       .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
       .slice(0, limit)
       .map((d) => structuredClone(d));
+  }
+
+  async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {
+    const listed: ListedDashboard[] = [];
+    for (const dashboard of await this.list(owner, query)) {
+      listed.push({ dashboard, current: await this.getVersion(dashboard.id, dashboard.currentVersionId) });
+    }
+    return listed;
+  }
+
+  async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
+    return this.transaction(owner, async (tx) => {
+      const alias = await tx.findAlias(owner, slug);
+      const dashboard = await tx.findDashboard(owner, slug);
+      const current = dashboard ? await tx.getVersion(dashboard.id, dashboard.currentVersionId) : null;
+      const aliased = alias ? await tx.findDashboardById(alias.dashboardId) : null;
+      const { write, result } = decide({ alias: alias ? { dashboardSlug: aliased?.slug ?? null } : null, dashboard, current });
+      if (!write) return result;
+      for (const file of files) await tx.putFile(file.sha256, file.bytes);
+      const existing = write.isNew ? [] : await tx.listVersions(write.dashboard.id);
+      const version = { ...write.version, seq: (existing[0]?.seq ?? 0) + 1 };
+      if (write.isNew) await tx.insertDashboard(write.dashboard);
+      await tx.insertVersion(version);
+      if (!write.isNew) {
+        const { id, owner: _owner, createdAt, createdBy, ...changes } = write.dashboard;
+        await tx.updateDashboard(id, changes);
+      }
+      const doomed = snapshotsToPrune(existing);
+      if (doomed.length > 0) await tx.deleteVersions(doomed);
+      return result;
+    });
   }
 }
 

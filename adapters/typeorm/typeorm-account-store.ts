@@ -62,8 +62,21 @@ export class TypeormAccountStore implements AccountStore {
 
   async findUserById(id: string): Promise<UserRecord | null> {
     if (!isUuid(id)) return null;
-    const row = await this.users.findOneBy({ id });
-    return row ? toUser(row) : null;
+    // Plain SQL: every tool call resolves its user, and the query builder costs more than this query.
+    const [row] = await this.dataSource.query<Array<Record<string, unknown>>>(
+      'SELECT id, handle, email, password_hash, plan, created_at FROM users WHERE id = $1',
+      [id],
+    );
+    return row
+      ? {
+          id: row.id as string,
+          handle: row.handle as string,
+          email: row.email as string,
+          passwordHash: row.password_hash as string | null,
+          plan: row.plan as UserRecord['plan'],
+          createdAt: row.created_at as Date,
+        }
+      : null;
   }
 
   async findUserByHandle(handle: string): Promise<UserRecord | null> {

@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import { DataSource, In, QueryFailedError, type EntityManager } from 'typeorm';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
+import { AUTOMATIC_SNAPSHOTS_KEPT } from '../../domain/versions.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type {
   AliasRecord,
@@ -9,9 +10,14 @@ import type {
   DashboardRecord,
   DashboardStore,
   DashboardWrites,
+  ListedDashboard,
   ListQuery,
+  PublishDecision,
+  PublishState,
+  StoredFile,
   VersionRecord,
 } from '../../application/ports/dashboard-store.js';
+import { listSql, publishReadSql, publishWriteSql, toListed, toPublishState } from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
@@ -48,6 +54,8 @@ const toAlias = (row: DashboardAliasEntity): AliasRecord => ({
   slug: row.slug,
   dashboardId: row.dashboardId,
 });
+
+const MAX_PUBLISH_ATTEMPTS = 1000;
 
 const UPDATABLE = new Set(['slug', 'name', 'tags', 'chart', 'visibility', 'connection', 'currentVersionId', 'updatedAt']);
 
@@ -190,14 +198,37 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   }
 
   async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
-    const builder = this.dashboards
-      .createQueryBuilder('d')
-      .where('d.ownerKind = :kind AND d.ownerId = :id', { kind: owner.kind, id: owner.id });
-    if (query.afterSlug !== undefined) builder.andWhere('d.slug > :afterSlug', { afterSlug: query.afterSlug });
-    if (query.tag !== undefined) builder.andWhere(':tag = ANY(d.tags)', { tag: query.tag });
-    if (query.slug !== undefined) builder.andWhere('d.slug = :slug', { slug: query.slug });
-    const rows = await builder.orderBy('d.slug', 'ASC').limit(query.limit).getMany();
-    return rows.map(toDashboard);
+    const [sql, params] = listSql(owner, query, false);
+    return (await this.dataSource.query<Record<string, unknown>[]>(sql, params)).map((row) => toListed(row).dashboard);
+  }
+
+  async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {
+    const [sql, params] = listSql(owner, query, true);
+    return (await this.dataSource.query<Record<string, unknown>[]>(sql, params)).map(toListed);
+  }
+
+  /**
+   * Two round trips, one commit, when nobody else changes the slug meanwhile: a plain read of the slug,
+   * then `dashpub_publish`, which takes the owner's write lock, checks the slug is as read (the row's xmin)
+   * and writes files, row, version and prune. A change in between makes it write nothing and answer NULL;
+   * the read and the decision then repeat.
+   */
+  async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
+    // Each repeat means another publish to this slug landed; the bound only guards against a bug looping.
+    for (let attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
+      const [readSql, readParams] = publishReadSql(owner, slug);
+      const [row] = await this.dataSource.query<Record<string, unknown>[]>(readSql, readParams);
+      const { state, rowVersion } = toPublishState(row!);
+      const { write, result } = decide(state);
+      if (!write) return result;
+      if (write.isNew !== (state.dashboard === null) || (state.dashboard && state.dashboard.id !== write.dashboard.id)) {
+        throw new Error('a publish must write the dashboard it read');
+      }
+      const [sql, params] = publishWriteSql(owner, slug, rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
+      const [{ seq }] = await refusingConflicts(() => this.dataSource.query<Array<{ seq: number | null }>>(sql, params));
+      if (seq !== null) return result;
+    }
+    throw new Error(`publish to "${slug}" found the slug changed ${MAX_PUBLISH_ATTEMPTS} times in a row`);
   }
 }
 

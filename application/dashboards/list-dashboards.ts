@@ -62,15 +62,14 @@ export class ListDashboards {
       throw invalid('tag must be a non-empty string');
     }
     const tag = (args.tag as string | null | undefined) ?? undefined;
-    const records = await this.store.list(ownerOf(target), { afterSlug, limit: limit + 1, tag, slug });
+    const records = await this.store.listWithCurrent(ownerOf(target), { afterSlug, limit: limit + 1, tag, slug });
     if (slug && records.length === 0) throw noDashboardInAccount(slug);
     const page = records.slice(0, limit);
     const dashboards: DashboardView[] = [];
-    for (const record of page) {
-      const current = await this.store.getVersion(record.id, record.currentVersionId);
-      if (current) dashboards.push(dashboardView(this.settings, target, record, current));
+    for (const { dashboard, current } of page) {
+      if (current) dashboards.push(dashboardView(this.settings, target, dashboard, current));
     }
-    const nextCursor = records.length > limit ? encodeCursor(page[page.length - 1].slug) : null;
+    const nextCursor = records.length > limit ? encodeCursor(page[page.length - 1].dashboard.slug) : null;
     return { count: dashboards.length, dashboards, next_cursor: nextCursor, target };
   }
 }

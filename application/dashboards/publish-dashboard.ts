@@ -16,7 +16,6 @@ import { SpecPublisher } from '../ports/spec-publisher.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { dashboardView, type DashboardView } from './views.js';
-import { commitNewVersion } from './versioning.js';
 import { fileEntry } from './file-entries.js';
 
 export interface PublishResult {
@@ -69,23 +68,21 @@ export class PublishDashboard {
     const bytes = Object.values(content.files).reduce((sum, file) => sum + file.byteLength, 0);
     const path = content.mode === 'body' ? `${slug}/${filename}` : slug;
 
-    return this.store.transaction(ownerOf(target), async (tx) => {
-      const owner = ownerOf(target);
-      const alias = await tx.findAlias(owner, slug);
+    const owner = ownerOf(target);
+    // Hashed once here: the decision below may run more than once.
+    const entries = Object.entries(content.files).map(([name, data]) => ({ name, data, entry: fileEntry(name, data) }));
+    const toStore = dryRun ? [] : entries.map(({ data, entry }) => ({ sha256: entry.sha256, bytes: data }));
+    return this.store.publish<PublishResult>(owner, slug, toStore, ({ alias, dashboard: existing, current: previous }) => {
       if (alias) {
-        const renamed = await tx.findDashboardById(alias.dashboardId);
+        const renamed = alias.dashboardSlug ?? '?';
         throw new DomainError(
           'conflict',
-          `slug "${slug}" is an alias left by renaming a dashboard to "${renamed?.slug ?? '?'}". ` +
-            `Publish to "${renamed?.slug ?? '?'}" instead, or pick another slug.`,
+          `slug "${slug}" is an alias left by renaming a dashboard to "${renamed}". ` +
+            `Publish to "${renamed}" instead, or pick another slug.`,
         );
       }
-      const existing = await tx.findDashboard(owner, slug);
-      const previous = existing ? await tx.getVersion(existing.id, existing.currentVersionId) : null;
       const files: Manifest = content.mode === 'body' && previous ? { ...previous.files } : {};
-      for (const [name, data] of Object.entries(content.files)) {
-        files[name] = fileEntry(name, data);
-      }
+      for (const { name, entry } of entries) files[name] = entry;
       const now = this.clock.now();
       const metadata = applyMetadataPatch(
         existing ?? { name: slug, tags: [], chart: null, visibility: defaultVisibility(target) },
@@ -108,22 +105,27 @@ export class PublishDashboard {
       // otherwise render the spec over it again.
       const replacesRender = content.mode === 'body' && (previous?.spec ?? null) !== null && RENDERED_FILES.includes(filename);
       const spec = content.mode === 'spec' ? content.spec : replacesRender ? null : (previous?.spec ?? null);
-      if (replacesRender) warnings.push(renderReplacedWarning(filename));
+      const allWarnings = replacesRender ? [...warnings, renderReplacedWarning(filename)] : warnings;
+      const created = !existing;
       if (dryRun) {
-        return { mode: content.mode, dry_run: true, created: !existing, version_id: null, path, bytes, dashboard: null, url: this.url(target, slug), warnings };
+        const result = { mode: content.mode, dry_run: true, created, version_id: null, path, bytes, dashboard: null, url: this.url(target, slug), warnings: allWarnings };
+        return { write: null, result };
       }
-      for (const [name, data] of Object.entries(content.files)) await tx.putFile(files[name].sha256, data);
-      const version = await commitNewVersion(tx, dashboard, existing === null, { files, spec, createdBy: principal.userId, now });
+      const version = { id: randomUUID(), dashboardId: dashboard.id, name: null, createdAt: now, createdBy: principal.userId, files, spec };
+      const written = { ...dashboard, currentVersionId: version.id };
       return {
-        mode: content.mode,
-        dry_run: false,
-        created: !existing,
-        version_id: version.id,
-        path,
-        bytes,
-        dashboard: dashboardView(this.settings, target, { ...dashboard, currentVersionId: version.id }, version),
-        url: this.url(target, slug),
-        warnings,
+        write: { dashboard: written, isNew: created, version },
+        result: {
+          mode: content.mode,
+          dry_run: false,
+          created,
+          version_id: version.id,
+          path,
+          bytes,
+          dashboard: dashboardView(this.settings, target, written, version),
+          url: this.url(target, slug),
+          warnings: allWarnings,
+        },
       };
     });
   }

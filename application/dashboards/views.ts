@@ -49,7 +49,7 @@ export function fileViews(settings: Settings, target: Target, slug: string, file
     }));
 }
 
-export function dashboardView(settings: Settings, target: Target, dashboard: DashboardRecord, current: VersionRecord): DashboardView {
+export function dashboardView(settings: Settings, target: Target, dashboard: DashboardRecord, current: Pick<VersionRecord, 'files' | 'spec'>): DashboardView {
   return {
     slug: dashboard.slug,
     name: dashboard.name,

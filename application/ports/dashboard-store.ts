@@ -53,6 +53,41 @@ export interface ListQuery {
   slug?: string;
 }
 
+/** A dashboard of a listing with its current version (null only if that version is missing). */
+export interface ListedDashboard {
+  dashboard: DashboardRecord;
+  current: VersionRecord | null;
+}
+
+/** File bytes a publish stores, by content. */
+export interface StoredFile {
+  sha256: string;
+  bytes: Uint8Array;
+}
+
+/** A publish's slug, read in one go. */
+export interface PublishState {
+  /** Set when the slug is an alias left by a rename: the slug of the dashboard it redirects to (null if gone). */
+  alias: { dashboardSlug: string | null } | null;
+  dashboard: DashboardRecord | null;
+  /** The dashboard's current version. */
+  current: VersionRecord | null;
+}
+
+export interface PublishWrite {
+  /** The dashboard as it is to be: a new id when new, its currentVersionId the new version's id. */
+  dashboard: DashboardRecord;
+  isNew: boolean;
+  /** The new current version; the store numbers it after the dashboard's newest. */
+  version: Omit<VersionRecord, 'seq'>;
+}
+
+export interface PublishDecision<T> {
+  /** null writes nothing (a dry run). */
+  write: PublishWrite | null;
+  result: T;
+}
+
 export interface DashboardReads {
   findDashboard(owner: OwnerRef, slug: string): Promise<DashboardRecord | null>;
   findDashboardById(id: string): Promise<DashboardRecord | null>;
@@ -89,4 +124,14 @@ export interface DashboardStore extends DashboardReads {
    */
   transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T>;
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
+  /** The same listing, each dashboard with its current version, read together. */
+  listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]>;
+  /**
+   * One publish to one slug: reads the slug and applies `decide`'s write as if the read had been made
+   * under the owner's write lock: `files` stored by content, a new current version numbered after the
+   * newest, the dashboard row, and the prune of unnamed snapshots beyond the retention rule, all or
+   * nothing (nothing when `decide` throws or writes nothing). `decide` may run again when the slug changed
+   * meanwhile, so it must have no side effects.
+   */
+  publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T>;
 }

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { OwnerRef } from '../../domain/scope.js';
-import type { DashboardRecord, DashboardStore, DashboardWrites, VersionRecord } from '../../application/ports/dashboard-store.js';
+import type { DashboardRecord, DashboardStore, DashboardWrites, PublishState, VersionRecord } from '../../application/ports/dashboard-store.js';
+import { AUTOMATIC_SNAPSHOTS_KEPT } from '../../domain/versions.js';
 import { refusal } from '../support/refusal.js';
 import { aDashboard } from '../support/mothers.js';
+import { DomainError } from '../../domain/errors.js';
 
 export interface DashboardStoreHarness {
   store: DashboardStore;
@@ -262,6 +264,136 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       const owners = Array.from({ length: 5 }, user);
       await Promise.all(owners.map((owner) => publish(owner, 'same-slug')));
       for (const owner of owners) expect((await store.list(owner, { limit: 10 })).map((d) => d.owner)).to.deep.equal([owner]);
+    });
+
+    it('lists each dashboard with its current version in one read, and follows tag and slug changes in the tag filter', async () => {
+      const owner = user();
+      for (const [slug, tags] of [['b', ['t']], ['a-b', []], ['ab', ['t', 'u', 't']], ['a0', ['u']], ['c', ['t']]] as const) {
+        await publish(owner, slug, { tags: [...tags] });
+      }
+      await publish(user(), 'aa', { tags: ['t'] });
+      const queries = [
+        { limit: 10 },
+        { limit: 2, afterSlug: 'a0' },
+        { limit: 10, tag: 't' },
+        { limit: 1, tag: 't', afterSlug: 'ab' },
+        { limit: 10, tag: 'nope' },
+        { limit: 10, slug: 'ab' },
+        { limit: 10, slug: 'ab', tag: 'u' },
+      ];
+      for (const query of queries) {
+        const listed = await store.listWithCurrent(owner, query);
+        expect(listed.map((l) => l.dashboard)).to.deep.equal(await store.list(owner, query));
+        for (const { dashboard, current } of listed) {
+          expect(current).to.deep.equal(await store.getVersion(dashboard.id, dashboard.currentVersionId));
+          expect(current).to.not.equal(null);
+        }
+      }
+      const slugs = async (tag: string) => (await store.list(owner, { limit: 10, tag })).map((d) => d.slug);
+      const b = (await store.findDashboard(owner, 'b'))!;
+      await store.transaction(owner, (tx) => tx.updateDashboard(b.id, { slug: 'bb', tags: ['u', 'v'] }));
+      expect(await slugs('t')).to.deep.equal(['ab', 'c']);
+      expect(await slugs('u')).to.deep.equal(['a0', 'ab', 'bb']);
+      expect(await slugs('v')).to.deep.equal(['bb']);
+      await store.transaction(owner, (tx) => tx.deleteDashboard(b.id));
+      expect(await slugs('v')).to.deep.equal([]);
+    });
+
+    describe('publish', () => {
+      const bytesOf = (text: string) => new TextEncoder().encode(text);
+      const entry = (text: string) => ({ sha256: sha(bytesOf(text)), size: bytesOf(text).byteLength, contentType: 'text/html; charset=utf-8' });
+
+      /** Adds one file to the slug's current manifest, as a body publish does. */
+      function addFile(owner: OwnerRef, slug: string, filename: string, text: string, seen: PublishState[] = []) {
+        return store.publish(owner, slug, [{ sha256: sha(bytesOf(text)), bytes: bytesOf(text) }], (state) => {
+          seen.push(state);
+          const now = new Date();
+          const base = state.dashboard ?? dashboard(owner, slug, { createdAt: now });
+          const version = {
+            id: randomUUID(),
+            dashboardId: base.id,
+            name: null,
+            createdAt: now,
+            createdBy: randomUUID(),
+            files: { ...(state.current?.files ?? {}), [filename]: entry(text) },
+            spec: null,
+          };
+          return {
+            write: { dashboard: { ...base, currentVersionId: version.id, updatedAt: now }, isNew: state.dashboard === null, version },
+            result: version.id,
+          };
+        });
+      }
+
+      it('creates, then republishes: new versions numbered in order, the row rewritten, the bytes stored', async () => {
+        const owner = user();
+        const seen: PublishState[] = [];
+        const first = await addFile(owner, 'page', 'index.html', `<p>${randomUUID()}</p>`, seen);
+        expect(seen.at(-1)).to.deep.equal({ alias: null, dashboard: null, current: null });
+        const created = (await store.findDashboard(owner, 'page'))!;
+        expect(created.currentVersionId).to.equal(first);
+        const text = `{"n":${Math.random()}}`;
+        const second = await addFile(owner, 'page', 'data.json', text, seen);
+        const read = seen.at(-1)!;
+        expect(read.dashboard).to.deep.equal(created);
+        expect(read.current).to.deep.equal(await store.getVersion(created.id, first));
+        const versions = await store.listVersions(created.id);
+        expect(versions.map((v) => [v.id, v.seq])).to.deep.equal([[second, 2], [first, 1]]);
+        expect(Object.keys(versions[0].files).sort()).to.deep.equal(['data.json', 'index.html']);
+        expect((await store.findDashboard(owner, 'page'))!.currentVersionId).to.equal(second);
+        expect(Buffer.from((await store.getFile(sha(bytesOf(text))))!).toString()).to.equal(text);
+      });
+
+      it('shows an alias with the slug it redirects to, and writes nothing when the decision is to write nothing', async () => {
+        const owner = user();
+        const { record } = await publish(owner, 'renamed-to');
+        await store.transaction(owner, (tx) => tx.insertAlias({ owner, slug: 'was', dashboardId: record.id }));
+        const states: PublishState[] = [];
+        const answer = await store.publish(owner, 'was', [], (state) => {
+          states.push(state);
+          return { write: null, result: 'nothing' };
+        });
+        expect(answer).to.equal('nothing');
+        expect(states.at(-1)).to.deep.equal({ alias: { dashboardSlug: 'renamed-to' }, dashboard: null, current: null });
+        const unstored = bytesOf(`<p>${randomUUID()}</p>`);
+        const refused = await refusal(
+          store.publish(owner, 'was', [{ sha256: sha(unstored), bytes: unstored }], () => {
+            throw new DomainError('conflict', 'refused');
+          }),
+        );
+        expect(refused.code).to.equal('conflict');
+        expect(await store.getFile(sha(unstored))).to.equal(null);
+        expect(await store.findDashboard(owner, 'was')).to.equal(null);
+        expect(await store.listVersions(record.id)).to.have.length(1);
+      });
+
+      it(`prunes unnamed snapshots beyond the newest ${AUTOMATIC_SNAPSHOTS_KEPT}, keeping named ones`, async () => {
+        const owner = user();
+        const ids: string[] = [];
+        for (let i = 0; i < AUTOMATIC_SNAPSHOTS_KEPT + 4; i++) ids.push(await addFile(owner, 'pruned', 'index.html', `<p>${i}</p>`));
+        const record = (await store.findDashboard(owner, 'pruned'))!;
+        expect((await store.listVersions(record.id)).map((v) => v.id)).to.deep.equal(ids.slice(-AUTOMATIC_SNAPSHOTS_KEPT - 1).reverse());
+        const named = ids[ids.length - AUTOMATIC_SNAPSHOTS_KEPT + 1]!;
+        await store.transaction(owner, (tx) => tx.setVersionName(named, 'keep me'));
+        ids.push(await addFile(owner, 'pruned', 'index.html', '<p>next</p>'));
+        ids.push(await addFile(owner, 'pruned', 'index.html', '<p>last</p>'));
+        // The current one and the newest 20 unnamed snapshots, the named one among them by seq: without its
+        // name it would have been pruned too.
+        const kept = await store.listVersions(record.id);
+        expect(kept.map((v) => v.id)).to.deep.equal(ids.slice(-AUTOMATIC_SNAPSHOTS_KEPT - 2).reverse());
+        expect(kept.filter((v) => v.name !== null).map((v) => v.id)).to.deep.equal([named]);
+      });
+
+      it('loses no concurrent publish to one slug: each decides on the state the previous one left', async () => {
+        const owner = user();
+        const names = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}.html`);
+        await Promise.all(names.map((name) => addFile(owner, 'busy', name, `<p>${name}</p>`)));
+        const record = (await store.findDashboard(owner, 'busy'))!;
+        const versions = await store.listVersions(record.id);
+        expect(versions.map((v) => v.seq)).to.deep.equal(names.map((_, i) => names.length - i));
+        expect(Object.keys(versions[0].files).sort()).to.deep.equal(names);
+        expect(versions[0].id).to.equal(record.currentVersionId);
+      });
     });
   });
 }

@@ -125,6 +125,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
     let body: unknown;
     try {
       body = JSON.parse(text);
+      text = ''; // the parsed copy is all that is needed from here on
     } catch {
       return json(ctx, 400, errorResponse(null, PARSE_ERROR, 'Parse error'));
     }

@@ -1,0 +1,149 @@
+/**
+ * The dashboard store's hot statements as plain parameterised SQL: on a listing page or a publish the
+ * query builder and entity hydration cost more than the query (see docs/decisions.md, "Hot paths in SQL").
+ * Rows come back through `pg`'s own type parsers (uuid/text as strings, timestamptz as Date, jsonb parsed,
+ * text[] as arrays), the same values the entities carry.
+ */
+import type { OwnerRef } from '../../domain/scope.js';
+import type {
+  DashboardRecord,
+  ListedDashboard,
+  ListQuery,
+  PublishState,
+  PublishWrite,
+  StoredFile,
+  VersionRecord,
+} from '../../application/ports/dashboard-store.js';
+
+type Row = Record<string, unknown>;
+
+const DASHBOARD_COLUMNS = `d.id, d.owner_kind, d.owner_id, d.slug, d.name, d.tags, d.chart, d.visibility, d.connection,
+  d.current_version_id, d.created_by, d.created_at, d.updated_at`;
+
+const VERSION_COLUMNS = `v.id AS v_id, v.seq AS v_seq, v.name AS v_name, v.created_at AS v_created_at,
+  v.created_by AS v_created_by, v.files AS v_files, v.spec AS v_spec`;
+
+/**
+ * One page of an owner's dashboards in slug order. With a tag it walks dashboard_tags' (owner, tag, slug)
+ * key, so a rare tag costs what a first page costs; with `withCurrent` each row carries its current version.
+ */
+export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean): [string, unknown[]] {
+  const params: unknown[] = [owner.id, owner.kind];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const tagged = query.tag !== undefined;
+  const key = tagged ? 't.slug' : 'd.slug';
+  const where = tagged ? [`t.owner_id = $1::uuid`, `t.tag = ${param(query.tag)}`, `d.owner_kind = $2`] : [`d.owner_id = $1::uuid`, `d.owner_kind = $2`];
+  if (query.afterSlug !== undefined) where.push(`${key} > ${param(query.afterSlug)}`);
+  if (query.slug !== undefined) where.push(`${key} = ${param(query.slug)}`);
+  const from = tagged ? 'dashboard_tags t JOIN dashboards d ON d.id = t.dashboard_id' : 'dashboards d';
+  const current = withCurrent ? 'LEFT JOIN dashboard_versions v ON v.id = d.current_version_id AND v.dashboard_id = d.id' : '';
+  return [
+    `SELECT ${DASHBOARD_COLUMNS}${withCurrent ? `, ${VERSION_COLUMNS}` : ''}
+     FROM ${from} ${current}
+     WHERE ${where.join(' AND ')}
+     ORDER BY ${key} LIMIT ${param(query.limit)}`,
+    params,
+  ];
+}
+
+/**
+ * A publish's first round trip, a plain read: the slug's dashboard with its row version (xmin) and
+ * current version, and any alias with the slug it redirects to.
+ */
+export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
+  return [
+    `SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
+       a.slug IS NOT NULL AS is_alias, ad.slug AS alias_of
+     FROM (VALUES (1)) AS one (x)
+     LEFT JOIN dashboards d ON d.owner_id = $1::uuid AND d.owner_kind = $2 AND d.slug = $3
+     LEFT JOIN dashboard_versions v ON v.id = d.current_version_id AND v.dashboard_id = d.id
+     LEFT JOIN dashboard_aliases a ON a.owner_id = $1::uuid AND a.owner_kind = $2 AND a.slug = $3
+     LEFT JOIN dashboards ad ON ad.id = a.dashboard_id`,
+    [owner.id, owner.kind, slug],
+  ];
+}
+
+/**
+ * The second: `dashpub_publish` (see the migration DashboardHotPaths) with the files as hashes, sizes and
+ * one blob, so a single body goes out as it is, in binary. One row per hash: an upsert may not touch a row twice.
+ */
+export function publishWriteSql(owner: OwnerRef, slug: string, rowVersion: string | null, write: PublishWrite, files: StoredFile[], snapshotsKept: number): [string, unknown[]] {
+  const unique = [...new Map(files.map((f) => [f.sha256, f])).values()];
+  const buffers = unique.map((f) => Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength));
+  const { dashboard: d, version: v } = write;
+  return [
+    `SELECT dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19,
+       $20::text[], $21::integer[], $22::bytea) AS seq`,
+    [
+      owner.kind,
+      owner.id,
+      slug,
+      write.isNew ? null : rowVersion,
+      d.id,
+      d.name,
+      d.tags,
+      d.chart ?? null,
+      d.visibility,
+      d.connection,
+      d.createdBy,
+      d.createdAt,
+      d.updatedAt,
+      v.id,
+      v.createdBy,
+      v.createdAt,
+      JSON.stringify(v.files),
+      v.spec === null || v.spec === undefined ? null : JSON.stringify(v.spec),
+      snapshotsKept,
+      unique.map((f) => f.sha256),
+      buffers.map((b) => b.byteLength),
+      buffers.length === 1 ? buffers[0] : Buffer.concat(buffers),
+    ],
+  ];
+}
+
+export function toListed(row: Row): ListedDashboard {
+  const dashboard = toDashboard(row);
+  return { dashboard, current: row.v_id == null ? null : toVersion(row, dashboard.id) };
+}
+
+export function toPublishState(row: Row): { state: PublishState; rowVersion: string | null } {
+  const dashboard = row.id == null ? null : toDashboard(row);
+  return {
+    state: {
+      alias: row.is_alias ? { dashboardSlug: (row.alias_of as string | null) ?? null } : null,
+      dashboard,
+      current: dashboard && row.v_id != null ? toVersion(row, dashboard.id) : null,
+    },
+    rowVersion: (row.row_version as string | null) ?? null,
+  };
+}
+
+function toDashboard(row: Row): DashboardRecord {
+  return {
+    id: row.id as string,
+    owner: { kind: row.owner_kind as OwnerRef['kind'], id: row.owner_id as string },
+    slug: row.slug as string,
+    name: row.name as string,
+    tags: row.tags as string[],
+    chart: row.chart as string | null,
+    visibility: row.visibility as DashboardRecord['visibility'],
+    connection: row.connection as string,
+    currentVersionId: row.current_version_id as string,
+    createdBy: row.created_by as string,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
+  };
+}
+
+function toVersion(row: Row, dashboardId: string): VersionRecord {
+  return {
+    id: row.v_id as string,
+    dashboardId,
+    seq: row.v_seq as number,
+    name: row.v_name as string | null,
+    createdAt: row.v_created_at as Date,
+    createdBy: row.v_created_by as string,
+    files: row.v_files as VersionRecord['files'],
+    spec: (row.v_spec as unknown) ?? null,
+  };
+}

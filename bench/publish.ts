@@ -1,0 +1,384 @@
+/**
+ * Publish benchmark: `publish_dashboard` with a 10 KB body over HTTP (the production server, startServer,
+ * in a child process on a fresh PostgreSQL database; real bearer tokens minted through the OAuth use cases
+ * for enough users that the 60/min publish limit is not what is measured; a new slug each call), loaded by
+ * wrk at c20, side by side with `pgbench -c20` of the same writes (BEGIN; a 10 KB row; a small row;
+ * COMMIT) on the same server, rounds interleaved, medians reported. Then a 5 MiB body with 8 in flight on a
+ * fresh server process: p50 and the server's peak RSS (VmHWM). Writes every round with the machine and
+ * date to the "Publish" section of docs/benchmarks.md.
+ *
+ *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6]
+ *
+ * Needs wrk and pgbench (apt-get install -y wrk postgresql-client) and PostgreSQL where the tests find it
+ * (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the bench database is
+ * `dashpub_test_bench_publish_*`, dropped at the end.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { AccountStore } from '../application/ports/account-store.js';
+import type { Settings } from '../application/ports/settings.js';
+import { buildContainer } from '../shells/container.js';
+import { loadSettings } from '../shells/config.js';
+import { startServer } from '../shells/koa/server.js';
+import { createTestDatabase } from '../test/support/database.js';
+import { mintAccessToken } from '../test/support/tokens.js';
+import { fmt, freePort, machineLine, median, option, percentile, requireTool, writeSection } from './support.js';
+
+const DURATION_S = Number(option('duration', '8'));
+const ROUNDS = Number(option('rounds', '3'));
+const CONNECTIONS = Number(option('connections', '20'));
+const USERS = Number(option('users', '1500'));
+const BIG_IN_FLIGHT = 8;
+const BIG_REQUESTS_EACH = Number(option('big-requests', '6'));
+const WARMUP_S = 2;
+/** `--only-big`: just the 5 MiB part, without writing docs (for working on it). */
+const ONLY_BIG = process.argv.includes('--only-big');
+const BIG_BYTES = 5 * 1024 * 1024;
+
+interface Load {
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/** A deterministic page of `size` ASCII bytes with nothing JSON, SQL or Lua would have to escape. */
+function page(size: number, seed = ''): string {
+  const rows: string[] = [`<!doctype html><html><body><!--${seed}--><table>\n`];
+  let length = rows[0]!.length;
+  for (let i = 0; length < size; i++) {
+    const row = `<tr><td>${i}</td><td>region-${i % 7}</td><td>${((i * 7919) % 100_000) / 100}</td></tr>\n`;
+    rows.push(row);
+    length += row.length;
+  }
+  return rows.join('').slice(0, size);
+}
+
+// ---------------------------------------------------------------- server child: the production server
+
+async function runServer(): Promise<void> {
+  const settings: Settings = {
+    ...loadSettings({}),
+    databaseUrl: process.env.BENCH_DB!,
+    redisUrl: null,
+    host: '127.0.0.1',
+    port: Number(process.env.BENCH_PORT),
+    logLevel: 'warn',
+  };
+  const app = await buildContainer(settings, { role: 'server', refreshWorkers: false });
+  const server = await startServer(settings, { container: app });
+  process.send?.('ready');
+  process.on('disconnect', () => {
+    void server.close().finally(() => process.exit(0));
+  });
+}
+
+async function startChild(db: string): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = fork(fileURLToPath(import.meta.url), ['--server'], { env: { ...process.env, BENCH_DB: db, BENCH_PORT: String(port) }, stdio: 'inherit' });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
+    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+  });
+  return {
+    child,
+    port,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- clients
+
+function mcpPublish(port: number, token: string, args: Record<string, unknown>): Promise<{ status: number; body: string; ms: number }> {
+  const payload = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'publish_dashboard', arguments: args } }));
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        hostname: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent: keepAlive,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': payload.length },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), ms: performance.now() - started }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+const published = (r: { status: number; body: string }) => r.status === 200 && !r.body.includes('"isError":true') && r.body.includes('"version_id":"');
+
+function luaScript(tokens: string[], body: string): string {
+  return `
+local tokens = { ${tokens.map((t) => `"${t}"`).join(', ')} }
+local body = [==[${JSON.stringify(body).slice(1, -1)}]==]
+local run = "${'r' + randomBytes(4).toString('hex')}"
+local threads = {}
+counter = 0
+errors = 0
+function setup(thread) thread:set("id", #threads) table.insert(threads, thread) end
+function request()
+  counter = counter + 1
+  local token = tokens[(counter * 7 + id * 13) % #tokens + 1]
+  local payload = '{"jsonrpc":"2.0","id":' .. counter .. ',"method":"tools/call","params":{"name":"publish_dashboard","arguments":{"path":"' ..
+    run .. '-' .. id .. '-' .. counter .. '","body":"' .. body .. '"}}}'
+  return wrk.format("POST", "/mcp", { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json",
+    ["Accept"] = "application/json, text/event-stream" }, payload)
+end
+function response(status, headers, resbody)
+  if status ~= 200 or string.find(resbody, '"isError":true', 1, true) then
+    errors = errors + 1
+    if errors == 1 then io.write("first error: " .. status .. " " .. string.sub(resbody, 1, 300) .. "\\n") end
+  end
+end
+function done(summary, latency, requests)
+  local e = 0
+  for _, t in ipairs(threads) do e = e + t:get("errors") end
+  io.write("publish-errors: " .. e .. "\\n")
+end
+`;
+}
+
+function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}:\n${out}`))));
+  });
+}
+
+const unitMs = (value: string, unit: string) => Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit as 'us' | 'ms' | 's'];
+
+async function wrk(wrkPath: string, script: string, port: number, seconds: number, connections: number): Promise<Load> {
+  const out = await run(wrkPath, ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, `http://127.0.0.1:${port}/mcp`]);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const p50 = /\s50%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+  const errors = /publish-errors: (\d+)/.exec(out);
+  const firstError = /first error: (.*)/.exec(out);
+  if (firstError) process.stdout.write(`wrk: ${firstError[1]}\n`);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  if (!rps || !p50 || !p99 || !errors) throw new Error(`cannot read wrk output:\n${out}`);
+  return {
+    perSecond: Number(rps[1]),
+    p50Ms: unitMs(p50[1]!, p50[2]!),
+    p99Ms: unitMs(p99[1]!, p99[2]!),
+    errors: Number(errors[1]) + (socket ? socket.slice(1).reduce((s, n) => s + Number(n), 0) : 0),
+  };
+}
+
+async function pgbench(pgbenchPath: string, script: string, url: string, seconds: number, scratch: string): Promise<Load> {
+  const logDir = mkdtempSync(path.join(scratch, 'pgb-'));
+  const out = await run(pgbenchPath, ['-n', `-c${CONNECTIONS}`, '-j2', `-T${seconds}`, '-f', script, '-l', `--log-prefix=${path.join(logDir, 'log')}`, url]);
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+  const failed = /number of failed transactions: (\d+)/.exec(out);
+  if (!tps) throw new Error(`cannot read pgbench output:\n${out}`);
+  const latencies: number[] = [];
+  for (const file of readdirSync(logDir)) {
+    for (const line of readFileSync(path.join(logDir, file), 'utf8').split('\n')) {
+      const fields = line.split(' ');
+      if (fields.length >= 3) latencies.push(Number(fields[2]) / 1000);
+    }
+  }
+  rmSync(logDir, { recursive: true, force: true });
+  return { perSecond: Number(tps[1]), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), errors: failed ? Number(failed[1]) : 0 };
+}
+
+function vmHwmMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+// ---------------------------------------------------------------- primary
+
+async function main(): Promise<void> {
+  const wrkPath = requireTool('wrk');
+  const pgbenchPath = requireTool('pgbench', 'postgresql-client');
+  const database = await createTestDatabase('dashpub_test_bench_publish');
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'dashpub-bench-publish-'));
+  const servers: Array<{ stop(): Promise<void> }> = [];
+  try {
+    // Users and their tokens, through the real OAuth use cases; the schema comes with the container.
+    const setup = await buildContainer({ ...loadSettings({}), databaseUrl: database.url, redisUrl: null, logLevel: 'warn' });
+    const accounts = setup.container.get<AccountStore>(AccountStore);
+    const tokens: string[] = [];
+    for (let i = 0; i < USERS; i += 25) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(25, USERS - i) }, async (_, j) => {
+          const user = await accounts.createUser({ handle: `bench-${i + j}`, email: `bench-${i + j}@example.com`, passwordHash: null, plan: 'free' });
+          return (await mintAccessToken(setup.container, { userId: user.id })).access_token;
+        }),
+      );
+      tokens.push(...batch);
+    }
+    await setup.close();
+    process.stdout.write(`minted ${tokens.length} tokens\n`);
+
+    const body = page(10 * 1024);
+    const luaFile = path.join(scratch, 'publish.lua');
+    writeFileSync(luaFile, luaScript(tokens, body));
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`CREATE TABLE pgb_files (sha256 text PRIMARY KEY, bytes bytea NOT NULL, size integer NOT NULL)`);
+    await admin.query(`CREATE TABLE pgb_versions (id uuid PRIMARY KEY, sha256 text NOT NULL, created_at timestamptz NOT NULL)`);
+    await admin.end();
+    const sqlFile = path.join(scratch, 'pgbench.sql');
+    writeFileSync(
+      sqlFile,
+      [
+        'BEGIN;',
+        `INSERT INTO pgb_files (sha256, bytes, size) VALUES (md5(random()::text || clock_timestamp()::text), '${body}'::bytea, ${body.length});`,
+        `INSERT INTO pgb_versions (id, sha256, created_at) VALUES (gen_random_uuid(), md5(random()::text), now());`,
+        'COMMIT;',
+        '',
+      ].join('\n'),
+    );
+
+    // dashpub's own two statements of a publish (the read of the slug, then dashpub_publish with the bytes)
+    // under pgbench: what the database alone allows this design, without HTTP, MCP or the token check.
+    const ownFile = path.join(scratch, 'pgbench-dashpub.sql');
+    const owner = `md5((:o)::text)::uuid`;
+    writeFileSync(
+      ownFile,
+      [
+        '\\set n random(1, 2000000000)',
+        '\\set o random(1, 1000)',
+        `SELECT d.id, d.xmin::text, v.files, a.slug, ad.slug FROM (VALUES (1)) AS one (x) LEFT JOIN dashboards d ON d.owner_id = ${owner} AND d.owner_kind = 'user' AND d.slug = 'p' || :n ` +
+          `LEFT JOIN dashboard_versions v ON v.id = d.current_version_id AND v.dashboard_id = d.id LEFT JOIN dashboard_aliases a ON a.owner_id = ${owner} AND a.owner_kind = 'user' AND a.slug = 'p' || :n ` +
+          'LEFT JOIN dashboards ad ON ad.id = a.dashboard_id;',
+        `SELECT dashpub_publish('user', (${owner})::text, 'p' || :n, NULL, gen_random_uuid(), 'p', '{}', NULL, 'public', 'self', gen_random_uuid(), now(), now(), gen_random_uuid(), gen_random_uuid(), now(), ` +
+          `'{"index.html": {"sha256": "x", "size": ${body.length}, "contentType": "text/html; charset=utf-8"}}', NULL, 20, ARRAY[md5(random()::text || clock_timestamp()::text)], ARRAY[${body.length}], '${body}'::bytea);`,
+        '',
+      ].join('\n'),
+    );
+
+    const server = await startChild(database.url);
+    servers.push(server);
+    const probe = await mcpPublish(server.port, tokens[0]!, { path: 'probe', body });
+    if (!published(probe)) throw new Error(`the probe publish failed: ${probe.status} ${probe.body.slice(0, 400)}`);
+
+    const rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }> = [];
+    for (let round = 0; round < (ONLY_BIG ? 0 : ROUNDS); round++) {
+      await pgbench(pgbenchPath, sqlFile, database.url, WARMUP_S, scratch);
+      const base = await pgbench(pgbenchPath, sqlFile, database.url, DURATION_S, scratch);
+      await wrk(wrkPath, luaFile, server.port, WARMUP_S, CONNECTIONS);
+      const ours = await wrk(wrkPath, luaFile, server.port, DURATION_S, CONNECTIONS);
+      const own = await pgbench(pgbenchPath, ownFile, database.url, DURATION_S, scratch);
+      rounds.push({ dashpub: ours, pgbench: base, own });
+      process.stdout.write(
+        `round ${round + 1}/${ROUNDS}: publish ${fmt(ours.perSecond, 0)} req/s p50 ${fmt(ours.p50Ms)} p99 ${fmt(ours.p99Ms)} ms (errors ${ours.errors}); ` +
+          `pgbench ${fmt(base.perSecond, 0)} tps p50 ${fmt(base.p50Ms)} p99 ${fmt(base.p99Ms)} ms; dashpub's statements ${fmt(own.perSecond, 0)} tps\n`,
+      );
+    }
+    await server.stop();
+    servers.pop();
+
+    // 5 MiB: a fresh server process, so its high-water mark is this load's.
+    const big = await startChild(database.url);
+    servers.push(big);
+    const idleMiB = vmHwmMiB(big.child.pid!);
+    const bigBody = page(BIG_BYTES);
+    const latencies: number[] = [];
+    let bigErrors = 0;
+    let peakRssMiB = 0;
+    const sampler = setInterval(() => (peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!))), 50);
+    const startedAt = performance.now();
+    await Promise.all(
+      Array.from({ length: BIG_IN_FLIGHT }, async (_, lane) => {
+        for (let i = 0; i < BIG_REQUESTS_EACH; i++) {
+          const token = tokens[(lane * BIG_REQUESTS_EACH + i) % tokens.length]!;
+          // A different first line each time, so every publish stores new bytes.
+          const r = await mcpPublish(big.port, token, { path: `big-${lane}-${i}`, body: `<!--${lane}-${i}-->` + bigBody.slice(12 + `${lane}-${i}`.length) });
+          if (!published(r)) bigErrors++;
+          latencies.push(r.ms);
+        }
+      }),
+    );
+    const bigSeconds = (performance.now() - startedAt) / 1000;
+    clearInterval(sampler);
+    peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+    await big.stop();
+    servers.pop();
+    const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors };
+    process.stdout.write(`5 MiB ×${BIG_IN_FLIGHT} in flight: p50 ${fmt(bigResult.p50Ms)} ms, peak RSS ${fmt(peakRssMiB)} MiB (idle ${fmt(idleMiB)} MiB), errors ${bigErrors}\n`);
+
+    if (!ONLY_BIG) report(rounds, bigResult);
+  } finally {
+    for (const server of servers) await server.stop();
+    await database.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function report(
+  rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>,
+  big: { p50Ms: number; p99Ms: number; peakRssMiB: number; idleMiB: number; perSecond: number; errors: number },
+): void {
+  const ours = median(rounds.map((r) => r.dashpub.perSecond));
+  const base = median(rounds.map((r) => r.pgbench.perSecond));
+  const ourP99 = median(rounds.map((r) => r.dashpub.p99Ms));
+  const baseP99 = median(rounds.map((r) => r.pgbench.p99Ms));
+  const own = median(rounds.map((r) => r.own.perSecond));
+  const lines = [
+    '## Publish',
+    '',
+    `Machine: ${machineLine()}. \`npm run bench:publish\` (bench/publish.ts): \`publish_dashboard\` with a 10 KB body, a new slug each call,`,
+    `over HTTP to the production server (startServer, one process, PostgreSQL on 127.0.0.1), ${USERS} users with real bearer tokens so the`,
+    `60/min publish limit is not what is measured; wrk -c${CONNECTIONS} against \`pgbench -c${CONNECTIONS} -j2\` (simple protocol) of BEGIN; a 10 KB row; a small`,
+    `row; COMMIT on the same server, rounds interleaved (${DURATION_S} s each after a ${WARMUP_S} s warm-up).`,
+    '',
+    '| round | publish req/s | p50 ms | p99 ms | errors | pgbench tps | p50 ms | p99 ms | ratio | dashpub\'s 2 statements, pgbench tps |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rounds.map(
+      (r, i) =>
+        `| ${i + 1} | ${fmt(r.dashpub.perSecond, 0)} | ${fmt(r.dashpub.p50Ms)} | ${fmt(r.dashpub.p99Ms)} | ${r.dashpub.errors} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.dashpub.perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
+    ),
+    `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => r.dashpub.p50Ms)))} | ${fmt(ourP99)} | | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
+    '',
+    `The last column runs dashpub's own two statements of a publish (the read of the slug, then \`dashpub_publish\` with the 10 KB bytes) under`,
+    '`pgbench -c20` in the same round: what the database allows this design without HTTP, MCP, the token check and the user lookup.',
+    '',
+    `Publish is **${fmt(ours / base, 2)}× pgbench** (target ≥ 0.3×, goal 0.5×); its p99 is **${fmt(ourP99 / baseP99, 2)}× pgbench's** (target ≤ 2×).`,
+    '',
+    `5 MiB body, ${BIG_IN_FLIGHT} in flight (${BIG_IN_FLIGHT} × ${BIG_REQUESTS_EACH} publishes, fresh server process): p50 **${fmt(big.p50Ms)} ms** (target ≤ 200), p99 ${fmt(big.p99Ms)} ms,`,
+    `${fmt(big.perSecond)} publishes/s, server peak RSS (VmHWM) **${fmt(big.peakRssMiB)} MiB** (target ≤ 256; ${fmt(big.idleMiB)} MiB after start-up), errors ${big.errors}.`,
+    '',
+  ];
+  writeSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Publish', `${lines.join('\n')}\n`);
+}
+
+if (process.argv.includes('--server')) {
+  runServer().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

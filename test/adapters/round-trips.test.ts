@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { AccountStore } from '../../application/ports/account-store.js';
+import type { Principal } from '../../application/ports/token-verifier.js';
+import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import { ListDashboards } from '../../application/dashboards/list-dashboards.js';
+import { buildContainer } from '../../shells/container.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { testSettings } from '../support/settings.js';
+
+type Query = (...args: unknown[]) => unknown;
+
+/**
+ * Round trips to PostgreSQL of the hot dashboard paths, counted at the driver: every `pg` client query is
+ * one round trip (node-postgres sends the next only after the previous answered). A count, not a time.
+ */
+describe('round trips of publish and list_dashboards on PostgreSQL', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let app: Awaited<ReturnType<typeof buildContainer>>;
+  let ada: Principal;
+  const original = pg.Client.prototype.query as Query;
+  let statements: string[] | null = null;
+
+  before(async () => {
+    database = await createTestDatabase();
+    app = await buildContainer(testSettings({ databaseUrl: database.url }));
+    const user = await app.container.get<AccountStore>(AccountStore).createUser({ handle: 'ada-trips', email: 'ada-trips@example.com', passwordHash: null, plan: 'free' });
+    ada = { userId: user.id, grantId: 'g', lock: { kind: 'personal' }, scope: 'dashboards' };
+    (pg.Client.prototype as unknown as { query: Query }).query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      statements?.push(String(text ?? args[0]).replace(/\s+/g, ' ').slice(0, 400));
+      return original.apply(this, args);
+    } as Query;
+  });
+
+  after(async () => {
+    (pg.Client.prototype as unknown as { query: Query }).query = original;
+    await app?.close();
+    await database?.drop();
+  });
+
+  async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    statements = [];
+    try {
+      const result = await work();
+      return { result, statements };
+    } finally {
+      statements = null;
+    }
+  }
+
+  const publish = (args: Record<string, unknown>) => app.container.get(PublishDashboard).execute(ada, args);
+
+  it('publishes a new dashboard, and republishes a body onto it, in at most three round trips each', async () => {
+    const created = await counted(() => publish({ path: 'trips', body: '<h1>one</h1>', tags: ['a'] }));
+    expect(created.result.created).to.equal(true);
+    expect(created.statements, created.statements.join('\n')).to.have.length.at.most(3);
+    // The count is of real statements: the read of the slug, then the write with the bytes.
+    expect(created.statements.filter((s) => s.includes('AS row_version') || s.includes('dashpub_publish'))).to.have.length(2);
+    const again = await counted(() => publish({ path: 'trips/data.csv', body: 'a,b\n1,2' }));
+    expect(again.result.created).to.equal(false);
+    expect(again.result.dashboard!.files.map((f) => f.filename)).to.deep.equal(['data.csv', 'index.html']);
+    expect(again.statements, again.statements.join('\n')).to.have.length.at.most(3);
+    expect(again.statements.some((s) => s.includes('dashpub_publish'))).to.equal(true);
+  });
+
+  it('lists a page of many dashboards in a fixed number of round trips, whatever the page size', async () => {
+    for (let i = 0; i < 12; i++) await publish({ path: `many-${String(i).padStart(2, '0')}`, body: `<p>${i}</p>`, tags: i % 4 === 0 ? ['rare'] : [] });
+    const list = (args: Record<string, unknown>) => counted(() => app.container.get(ListDashboards).execute(ada, args));
+    const page = await list({ limit: 10 });
+    expect(page.result.count).to.equal(10);
+    expect(page.statements, page.statements.join('\n')).to.have.length.at.most(2);
+    const tagged = await list({ tag: 'rare', limit: 2 });
+    expect(tagged.result.dashboards.map((d) => d.slug)).to.deep.equal(['many-00', 'many-04']);
+    expect(tagged.statements).to.have.length.at.most(2);
+    const next = await list({ tag: 'rare', limit: 2, cursor: tagged.result.next_cursor });
+    expect(next.result.dashboards.map((d) => d.slug)).to.deep.equal(['many-08']);
+    expect(next.result.next_cursor).to.equal(null);
+  });
+});
