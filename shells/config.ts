@@ -16,6 +16,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dashboardDomain: env.DASHBOARD_DOMAIN ?? `dash.localhost:${port}`,
     dashboardScheme: env.DASHBOARD_SCHEME ?? 'http',
     databaseUrl: env.DATABASE_URL || null,
+    databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     redisUrl: env.REDIS_URL || null,
     dataDir: env.DATA_DIR ?? './data',
     secretKey: env.SECRET_KEY || null,
@@ -51,6 +52,15 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
     throw new Error(`OIDC_ISSUER must use https (http only on a loopback address) (got "${issuer}")`);
   }
   return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
+}
+
+/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 20 by default (docs/decisions.md, "Pool size"). */
+function poolSize(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return 20;
+  const size = Number(text);
+  if (!Number.isInteger(size) || size < 1 || size > 500) throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500 (got "${value}")`);
+  return size;
 }
 
 /** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */

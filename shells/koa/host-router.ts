@@ -5,6 +5,17 @@ export type Surface = 'api' | 'app' | 'dashboards';
 
 const hostOf = (url: string) => new URL(url).host.toLowerCase();
 
+/** Settings never change while the process runs: the hosts are parsed once per settings object, not per request. */
+const parsedHosts = new WeakMap<Settings, { app: string; api: string; dashboardSuffix: string }>();
+function hostsOf(settings: Settings) {
+  let hosts = parsedHosts.get(settings);
+  if (!hosts) {
+    hosts = { app: hostOf(settings.appUrl), api: hostOf(settings.baseUrl), dashboardSuffix: `.${settings.dashboardDomain.toLowerCase()}` };
+    parsedHosts.set(settings, hosts);
+  }
+  return hosts;
+}
+
 /**
  * Which surface a request's Host header addresses (DESIGN §1). A dashboards-host request also carries
  * the subdomain (a handle or workspace slug). Unknown hosts get the API surface, whose routes are all
@@ -12,9 +23,10 @@ const hostOf = (url: string) => new URL(url).host.toLowerCase();
  */
 export function classifyHost(settings: Settings, hostHeader: string | undefined): { surface: Surface; subdomain?: string } {
   const host = (hostHeader ?? '').toLowerCase();
-  if (host === hostOf(settings.appUrl)) return { surface: 'app' };
-  if (host === hostOf(settings.baseUrl)) return { surface: 'api' };
-  const suffix = `.${settings.dashboardDomain.toLowerCase()}`;
+  const hosts = hostsOf(settings);
+  if (host === hosts.app) return { surface: 'app' };
+  if (host === hosts.api) return { surface: 'api' };
+  const suffix = hosts.dashboardSuffix;
   if (host.endsWith(suffix)) {
     const subdomain = host.slice(0, -suffix.length);
     if (/^[a-z0-9-]+$/.test(subdomain)) return { surface: 'dashboards', subdomain };

@@ -72,7 +72,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
   const methods = new McpMethods(settings, registry, prompts, options.resources);
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
 
-  async function answer(principal: Principal, incoming: Incoming): Promise<JsonRpcResponse | null> {
+  /** A reply, or a result's JSON text as JSON.stringify would write the reply (fixed answers, serialised once). */
+  type Reply = JsonRpcResponse | string;
+  const serialize = (reply: Reply) => (typeof reply === 'string' ? reply : JSON.stringify(reply));
+
+  async function answer(principal: Principal, incoming: Incoming): Promise<Reply | null> {
     switch (incoming.kind) {
       case 'ignored':
         return null;
@@ -87,7 +91,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
           });
         }
         return null;
-      case 'request':
+      case 'request': {
+        const fixed = methods.fixedResult(incoming.method, incoming.params);
+        if (fixed !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(incoming.id)},"result":${fixed}}`;
         try {
           return resultResponse(incoming.id, await methods.handle(principal, incoming.method, incoming.params));
         } catch (err) {
@@ -99,15 +105,17 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
           const message = err instanceof Error ? err.message : String(err);
           return errorResponse(incoming.id, INTERNAL_ERROR, `Internal error: ${message}`);
         }
+      }
     }
   }
 
-  const json = (ctx: Koa.Context, status: number, body: unknown) => {
+  const send = (ctx: Koa.Context, status: number, text: string) => {
     ctx.status = status;
     ctx.set('cache-control', 'no-store');
     ctx.type = 'application/json';
-    ctx.body = JSON.stringify(body);
+    ctx.body = text;
   };
+  const json = (ctx: Koa.Context, status: number, body: unknown) => send(ctx, status, JSON.stringify(body));
 
   return async (ctx, next) => {
     if (!MCP_PATHS.has(ctx.path)) return next();
@@ -142,13 +150,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       if (body.length === 0) return json(ctx, 400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
       // Members run concurrently; the reply keeps the request order and leaves notifications out.
       const replies = (await Promise.all(body.map((member) => answer(principal, classify(member))))).filter(
-        (reply): reply is JsonRpcResponse => reply !== null,
+        (reply): reply is Reply => reply !== null,
       );
       if (replies.length === 0) {
         ctx.status = 204;
         return;
       }
-      return json(ctx, 200, replies);
+      return send(ctx, 200, `[${replies.map(serialize).join(',')}]`);
     }
 
     const incoming = classify(body);
@@ -160,7 +168,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       ctx.remove('content-type');
       return;
     }
-    json(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, reply);
+    send(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, serialize(reply));
   };
 
   async function authenticate(ctx: Koa.Context): Promise<Principal | null> {

@@ -33,6 +33,9 @@ function resourceError(err: unknown, uri?: string): JsonRpcError {
 /** The MCP methods this server answers, independent of HTTP. Throws JsonRpcError; the transport formats it. */
 export class McpMethods {
   private readonly instructions: string;
+  /** Results that never change while the process runs, serialised once (`initialize` by protocol version). */
+  private readonly fixed = new Map<string, string>();
+  private readonly initializeByVersion = new Map<string, string>();
 
   constructor(
     private readonly settings: MethodSettings,
@@ -41,17 +44,34 @@ export class McpMethods {
     private readonly resources: ResourceSource,
   ) {
     this.instructions = serverInstructions(settings, tools.names());
+    for (const version of SUPPORTED_PROTOCOL_VERSIONS) this.initializeByVersion.set(version, JSON.stringify(this.initialize(version)));
+    this.fixed.set('tools/list', JSON.stringify({ tools: tools.list() }));
+    this.fixed.set('prompts/list', JSON.stringify({ prompts: prompts.list() }));
+    this.fixed.set('resources/templates/list', JSON.stringify({ resourceTemplates: resourceTemplates(settings.serviceName) }));
+  }
+
+  /**
+   * The serialised result of a method whose answer is fixed at start-up (what `handle` would return,
+   * through JSON.stringify), or undefined for any other method.
+   */
+  fixedResult(method: string, params: Record<string, unknown>): string | undefined {
+    if (method === 'initialize') return this.initializeByVersion.get(negotiateProtocolVersion(params.protocolVersion));
+    return this.fixed.get(method);
+  }
+
+  private initialize(protocolVersion: string) {
+    return {
+      protocolVersion,
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
+      serverInfo: { name: this.settings.serviceName, version: SERVER_VERSION },
+      instructions: this.instructions,
+    };
   }
 
   async handle(principal: Principal, method: string, params: Record<string, unknown>): Promise<unknown> {
     switch (method) {
       case 'initialize':
-        return {
-          protocolVersion: negotiateProtocolVersion(params.protocolVersion),
-          capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
-          serverInfo: { name: this.settings.serviceName, version: SERVER_VERSION },
-          instructions: this.instructions,
-        };
+        return this.initialize(negotiateProtocolVersion(params.protocolVersion));
       case 'ping':
       case 'notifications/initialized':
       case 'notifications/cancelled':
