@@ -31,6 +31,7 @@ export class PgTokenInvalidations implements TokenInvalidations {
   private readonly listeners: TokenInvalidationListener[] = [];
   private client: pg.Client | null = null;
   private connected = false;
+  private hadConnection = false;
   private closed = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -101,7 +102,9 @@ export class PgTokenInvalidations implements TokenInvalidations {
     this.heartbeatTimer = setInterval(() => {
       client.query('SELECT 1').catch((err: unknown) => this.lost(client, err));
     }, this.heartbeatMs).unref();
-    this.logger.info({}, 'token invalidation channel listening');
+    // The first connect is the normal start and says nothing; coming back after a loss is worth a line.
+    if (this.hadConnection) this.logger.info({}, 'token invalidation channel listening again; verified tokens are cached again');
+    this.hadConnection = true;
   }
 
   private lost(client: pg.Client, err?: unknown): void {
