@@ -178,7 +178,7 @@ function wrkScript(scratch: string, name: string, host: string, token: string, b
 
 function wrk(wrkPath: string, port: number, script: string, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(wrkPath, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}/mcp`], {
+    const child = spawn(wrkPath, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, `http://127.0.0.1:${port}/mcp`], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
