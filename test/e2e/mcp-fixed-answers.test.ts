@@ -12,6 +12,8 @@ import { refreshTools } from '../../shells/koa/mcp/tools/refresh-tools.js';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { systemClock } from '../../shells/container.js';
 import { testSettings } from '../support/settings.js';
+import { request } from '../support/http.js';
+import { startMcpTestServer, TOKENS } from './mcp-transport-fixtures.js';
 
 /**
  * The answers serialised once at start-up are the bytes the method handlers would have produced for
@@ -51,5 +53,27 @@ describe('e2e: MCP answers fixed at start-up', () => {
 
   it('fixes nothing else, not even a method named like a cache key', () => {
     for (const method of ['tools/call', 'ping', 'resources/list', 'initialize 2025-06-18', 'prompts/get']) expect(methods.fixedResult(method, {})).to.equal(undefined);
+  });
+});
+
+describe('e2e: MCP fixed answers on the wire', () => {
+  it('writes the reply envelope as JSON.stringify would, for every kind of id, alone and in a batch', async () => {
+    const server = await startMcpTestServer({ rateLimiter: new MemoryRateLimiter(systemClock) });
+    try {
+      const post = async (body: unknown) =>
+        (await request({ url: `${server.url}/mcp`, method: 'POST', headers: { authorization: `Bearer ${TOKENS.alice}`, accept: 'application/json' }, body })).text;
+      const tools = JSON.parse(await post({ jsonrpc: '2.0', id: 0, method: 'tools/list' })).result;
+      for (const id of [7, -1.5, 1e21, 'plain', 'quote " and \\ and \u2028 and é', null]) {
+        expect(await post({ jsonrpc: '2.0', id, method: 'tools/list' })).to.equal(JSON.stringify({ jsonrpc: '2.0', id, result: tools }));
+      }
+      const batch = await post([
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'b', method: 'ping' },
+      ]);
+      expect(batch).to.equal(JSON.stringify([{ jsonrpc: '2.0', id: 'a', result: tools }, { jsonrpc: '2.0', id: 'b', result: {} }]));
+    } finally {
+      await server.close();
+    }
   });
 });
