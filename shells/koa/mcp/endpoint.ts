@@ -42,6 +42,11 @@ const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 class BodyTooLarge extends Error {}
 
+const REPLY_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
+const BATCH_OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const BATCH_CLOSE = Buffer.from(']');
+
 async function readBody(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
@@ -72,9 +77,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
   const methods = new McpMethods(settings, registry, prompts, options.resources);
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
 
-  /** A reply, or a result's JSON text as JSON.stringify would write the reply (fixed answers, serialised once). */
-  type Reply = JsonRpcResponse | string;
-  const serialize = (reply: Reply) => (typeof reply === 'string' ? reply : JSON.stringify(reply));
+  /**
+   * A reply, or its bytes as JSON.stringify would write it (fixed answers: the result was serialised
+   * once at start-up, only the id is written per request).
+   */
+  type Reply = JsonRpcResponse | Buffer;
+  const serialize = (reply: Reply) => (Buffer.isBuffer(reply) ? reply : Buffer.from(JSON.stringify(reply)));
 
   async function answer(principal: Principal, incoming: Incoming): Promise<Reply | null> {
     switch (incoming.kind) {
@@ -92,8 +100,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
         }
         return null;
       case 'request': {
-        const fixed = methods.fixedResult(incoming.method, incoming.params);
-        if (fixed !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(incoming.id)},"result":${fixed}}`;
+        const tail = methods.fixedReplyTail(incoming.method, incoming.params);
+        if (tail !== undefined) return Buffer.concat([REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), tail]);
         try {
           return resultResponse(incoming.id, await methods.handle(principal, incoming.method, incoming.params));
         } catch (err) {
@@ -109,7 +117,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
     }
   }
 
-  const send = (ctx: Koa.Context, status: number, text: string) => {
+  const send = (ctx: Koa.Context, status: number, text: string | Buffer) => {
     ctx.status = status;
     ctx.set('cache-control', 'no-store');
     ctx.type = 'application/json';
@@ -156,7 +164,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
         ctx.status = 204;
         return;
       }
-      return send(ctx, 200, `[${replies.map(serialize).join(',')}]`);
+      const parts: Buffer[] = [];
+      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, serialize(reply));
+      parts.push(BATCH_CLOSE);
+      return send(ctx, 200, Buffer.concat(parts));
     }
 
     const incoming = classify(body);
@@ -168,7 +179,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       ctx.remove('content-type');
       return;
     }
-    send(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, serialize(reply));
+    send(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Buffer.isBuffer(reply) ? reply : JSON.stringify(reply));
   };
 
   async function authenticate(ctx: Koa.Context): Promise<Principal | null> {

@@ -36,6 +36,8 @@ export class McpMethods {
   /** Results that never change while the process runs, serialised once (`initialize` by protocol version). */
   private readonly fixed = new Map<string, string>();
   private readonly initializeByVersion = new Map<string, string>();
+  /** The same results as the end of a reply, `,"result":<json>}` in UTF-8, ready to write after the id. */
+  private readonly tails = new Map<string, Buffer>();
 
   constructor(
     private readonly settings: MethodSettings,
@@ -48,6 +50,13 @@ export class McpMethods {
     this.fixed.set('tools/list', JSON.stringify({ tools: tools.list() }));
     this.fixed.set('prompts/list', JSON.stringify({ prompts: prompts.list() }));
     this.fixed.set('resources/templates/list', JSON.stringify({ resourceTemplates: resourceTemplates(settings.serviceName) }));
+    for (const json of [...this.fixed.values(), ...this.initializeByVersion.values()]) this.tails.set(json, Buffer.from(`,"result":${json}}`));
+  }
+
+  /** fixedResult as the bytes that end the reply (see `tails`), or undefined. */
+  fixedReplyTail(method: string, params: Record<string, unknown>): Buffer | undefined {
+    const json = this.fixedResult(method, params);
+    return json === undefined ? undefined : this.tails.get(json);
   }
 
   /**
