@@ -9,6 +9,7 @@ import { OAuthTokenVerifier } from '../../application/auth/verify-access-token.j
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, systemClock, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { freePort } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
 
@@ -130,6 +131,22 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
     expect(verifier.size).to.equal(1);
     await sql.query(`UPDATE oauth_grants SET revoked_at = now() WHERE id = $1`, [minted.grantId]);
     await until(() => verifier.size === 0, 'the notification arrives on the new connection');
+    expect(await verifier.verify(minted.access_token)).to.equal(null);
+  });
+
+  it('starts bypassed when it cannot listen, and still verifies every call against the database', async () => {
+    await listener.close();
+    const port = await freePort();
+    listener = new PgTokenInvalidations(`postgres://postgres@127.0.0.1:${port}/nowhere`, silent, { retryMs: 60_000 });
+    const store = new TypeormOAuthStore(admin.container.get(DataSource));
+    const secrets = new NodeSecretTokens();
+    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener, secrets, systemClock);
+    await listener.start();
+    expect(listener.live).to.equal(false);
+    const minted = await token('unheard');
+    expect(await verifier.verify(minted.access_token)).to.not.equal(null);
+    expect(verifier.size).to.equal(0);
+    await sql.query(`UPDATE oauth_grants SET revoked_at = now() WHERE id = $1`, [minted.grantId]);
     expect(await verifier.verify(minted.access_token)).to.equal(null);
   });
 
