@@ -121,7 +121,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   container.bind<PasswordHasher>(PasswordHasher).toConstantValue(new ScryptPasswordHasher());
   {
     // Verified tokens are remembered per process, forgotten on every change that kills them (docs/decisions.md,
-    // "Verified-token cache"). On PostgreSQL a server hears other processes' changes on a LISTEN connection;
+    // "Hot path of the MCP endpoint"). On PostgreSQL a server hears other processes' changes on a LISTEN connection;
     // in memory nothing but this process changes anything; the embedded database's single shared session
     // cannot carry LISTEN to a server while a CLI revokes, and a CLI verifies no tokens: those never cache.
     const store = options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource));
