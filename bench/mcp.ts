@@ -52,9 +52,10 @@ const LIST_DASHBOARDS = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {
 
 // ---------------------------------------------------------------- the comparison servers (child processes)
 
-/** A bare Koa 3 app: reads the body, answers the precomputed bytes for the method asked. */
-async function runKoa(answers: Record<string, string>): Promise<void> {
+/** A bare Koa 3 app: reads the body, answers the precomputed bytes for the method asked (Buffers: Node's fastest body). */
+async function runKoa(texts: Record<string, string>): Promise<void> {
   const { default: Koa } = await import('koa');
+  const answers: Record<string, Buffer> = Object.fromEntries(Object.entries(texts).map(([key, text]) => [key, Buffer.from(text)]));
   const koa = new Koa();
   koa.use(async (ctx) => {
     const chunks: Buffer[] = [];
@@ -62,7 +63,7 @@ async function runKoa(answers: Record<string, string>): Promise<void> {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { method: string; params?: { name?: string } };
     ctx.set('cache-control', 'no-store');
     ctx.type = 'application/json';
-    ctx.body = answers[body.method === 'tools/call' ? `tools/call ${body.params?.name}` : body.method] ?? '{}';
+    ctx.body = answers[body.method === 'tools/call' ? `tools/call ${body.params?.name}` : body.method] ?? Buffer.from('{}');
   });
   await listenAndReport(http.createServer({ keepAliveTimeout: 65_000 }, koa.callback()));
 }
