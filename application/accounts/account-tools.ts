@@ -34,7 +34,7 @@ export class AccountTools {
   ) {}
 
   async whoami(principal: Principal, args: Record<string, unknown>) {
-    const me = await this.scopes.personal(principal.userId);
+    const me = await this.scopes.personalOf(principal);
     const user = await this.accounts.findUserById(principal.userId);
     const target = await this.scopes.resolve(principal, args.workspace);
     return {
