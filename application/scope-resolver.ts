@@ -14,7 +14,7 @@ export class ScopeResolver {
 
   async resolve(principal: Principal, workspaceArgument: unknown): Promise<Target> {
     const request = requestedScope(principal.lock, workspaceArgument);
-    if (request.kind === 'personal') return this.personal(principal.userId);
+    if (request.kind === 'personal') return this.personalOf(principal);
     const slug = request.kind === 'lookup' ? request.slug : request.workspace.slug;
     const workspace =
       request.kind === 'lookup'
@@ -25,6 +25,13 @@ export class ScopeResolver {
     const membership = await this.accounts.findMembership(workspace.id, principal.userId);
     if (!membership) throw notAMember(workspace.slug);
     return { kind: 'workspace', workspaceId: workspace.id, slug: workspace.slug };
+  }
+
+  /** The caller's personal target; no query when the verifier read the handle with the token. */
+  async personalOf(principal: Principal): Promise<Target> {
+    // The user exists: a deleted user's grants, and so its tokens, went with it.
+    if (principal.handle !== undefined) return { kind: 'personal', userId: principal.userId, handle: principal.handle };
+    return this.personal(principal.userId);
   }
 
   async personal(userId: string): Promise<Target> {

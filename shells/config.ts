@@ -16,6 +16,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dashboardDomain: env.DASHBOARD_DOMAIN ?? `dash.localhost:${port}`,
     dashboardScheme: env.DASHBOARD_SCHEME ?? 'http',
     databaseUrl: env.DATABASE_URL || null,
+    databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     redisUrl: env.REDIS_URL || null,
     dataDir: env.DATA_DIR ?? './data',
     secretKey: env.SECRET_KEY || null,
@@ -76,6 +77,15 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
 /** REFRESH_BUDGET_PER_HOUR: manual refreshes each owner may start per hour; 60 when unset or empty. */
 function refreshBudget(value: string | undefined): number {
   return checkNumber('refreshBudgetPerHour', value === undefined || value === '' ? 60 : Number(value), value);
+}
+
+/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 20 by default (docs/decisions.md, "Pool size"). */
+function poolSize(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return 20;
+  const size = Number(text);
+  if (!Number.isInteger(size) || size < 1 || size > 500) throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500 (got "${value}")`);
+  return size;
 }
 
 /** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */

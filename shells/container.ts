@@ -42,6 +42,10 @@ import { OAuthStore } from '../application/ports/oauth-store.js';
 import { TokenVerifier } from '../application/ports/token-verifier.js';
 import { WebSessions } from '../application/ports/web-sessions.js';
 import { OAuthTokenVerifier } from '../application/auth/verify-access-token.js';
+import { CachingTokenVerifier } from '../application/auth/cached-token-verifier.js';
+import { InvalidatingOAuthStore } from '../application/auth/invalidating-oauth-store.js';
+import { IN_PROCESS_ONLY, UNHEARD, type TokenInvalidations } from '../application/ports/token-invalidations.js';
+import { PgTokenInvalidations } from '../adapters/postgres/pg-token-invalidations.js';
 import { WebSessionService } from '../application/auth/web-session-service.js';
 import { NodeSecretTokens } from '../adapters/crypto/node-secret-tokens.js';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
@@ -114,7 +118,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
       : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server', logger: logger.child({ component: 'embedded-database' }) });
     closers.push(() => database.stop());
     databaseUrl = database.url;
-    const dataSource = await openDataSource(database.url, { migrate: false });
+    const dataSource = await openDataSource(database.url, { migrate: false, poolSize: settings.databasePoolSize });
     closers.push(() => dataSource.destroy());
     migrationsApplied = await migrate(dataSource, { exclusive: settings.databaseUrl !== null });
     container.bind(DataSource).toConstantValue(dataSource);
@@ -138,10 +142,26 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   // --- sign-in (OAuth) ---
   container.bind<SecretTokens>(SecretTokens).to(NodeSecretTokens);
   container.bind<PasswordHasher>(PasswordHasher).toConstantValue(new ScryptPasswordHasher());
-  container
-    .bind<OAuthStore>(OAuthStore)
-    .toConstantValue(options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource)));
-  container.bind<TokenVerifier>(TokenVerifier).to(OAuthTokenVerifier);
+  {
+    // Verified tokens are remembered per process, forgotten on every change that kills them (docs/decisions.md,
+    // "Hot path of the MCP endpoint"). On PostgreSQL a server hears other processes' changes on a LISTEN connection;
+    // in memory nothing but this process changes anything; the embedded database's single shared session
+    // cannot carry LISTEN to a server while a CLI revokes, and a CLI verifies no tokens: those never cache.
+    const store = options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource));
+    let invalidations: TokenInvalidations = UNHEARD;
+    if (options.storage === 'memory') invalidations = IN_PROCESS_ONLY;
+    else if (settings.databaseUrl && (options.role ?? 'server') === 'server') {
+      const listener = new PgTokenInvalidations(settings.databaseUrl, logger.child({ component: 'token-invalidation' }));
+      await listener.start();
+      closers.push(() => listener.close());
+      invalidations = listener;
+    }
+    const secrets = container.get<SecretTokens>(SecretTokens);
+    const clock = container.get<Clock>(Clock);
+    const verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, clock), invalidations, secrets, clock);
+    container.bind<OAuthStore>(OAuthStore).toConstantValue(new InvalidatingOAuthStore(store, (change) => verifier.invalidate(change)));
+    container.bind<TokenVerifier>(TokenVerifier).toConstantValue(verifier);
+  }
   container.bind<WebSessions>(WebSessions).toService(WebSessionService);
   // Client ID metadata documents, fetched under the outbound address policy.
   container

@@ -124,6 +124,11 @@ class MemoryOAuthData implements OAuthData {
     return token && grant ? { token: structuredClone(token), grant: structuredClone(grant) } : null;
   }
 
+  /** Users live in another store here: the handle is left to whoever needs it. */
+  findAccessTokenForUse(tokenHash: string): Promise<{ token: AccessTokenRecord; grant: GrantRecord } | null> {
+    return this.findAccessToken(tokenHash);
+  }
+
   async insertRefreshToken(token: { tokenHash: string; grantId: string; createdAt: Date }): Promise<void> {
     this.put(this.t.refreshTokens, token.tokenHash, token.grantId);
   }

@@ -30,6 +30,7 @@ import { ConnectionsRefresh1700000003000 } from './migrations/1700000003000-conn
 import { AccountIdentityEntity } from './entities/account-identity.js';
 import { AccountIdentities1700000006000 } from './migrations/1700000006000-account-identities.js';
 import { FileSweep1700000005000 } from './migrations/1700000005000-file-sweep.js';
+import { GrantInvalidation1700000010000 } from './migrations/1700000010000-grant-invalidation.js';
 import { DashboardHotPaths1700000010200 } from './migrations/1700000010200-dashboard-hot-paths.js';
 import { ClientMetadataDocuments1700000014000 } from './migrations/1700000014000-client-metadata-documents.js';
 
@@ -67,6 +68,7 @@ export const MIGRATIONS: Function[] = [
   ConnectionsRefresh1700000003000,
   FileSweep1700000005000,
   AccountIdentities1700000006000,
+  GrantInvalidation1700000010000,
   DashboardHotPaths1700000010200,
   ClientMetadataDocuments1700000014000,
 ];

@@ -38,7 +38,7 @@ export class AccountOverview {
   ) {}
 
   async whoami(principal: Principal, input: TargetArg): Promise<Whoami> {
-    const me = await this.scopes.personal(principal.userId);
+    const me = await this.scopes.personalOf(principal);
     const user = await this.accounts.findUserById(principal.userId);
     const target = await this.scopes.resolve(principal, input.workspace);
     return {

@@ -41,7 +41,7 @@ export class DashboardResources {
 
   /** The caller's own handle, or a workspace the grant may act on; anything else reads as missing. */
   private async targetFor(principal: Principal, handle: string): Promise<Target | null> {
-    const personal = await this.scopes.personal(principal.userId);
+    const personal = await this.scopes.personalOf(principal);
     if (personal.kind === 'personal' && personal.handle === handle) {
       return principal.lock.kind === 'workspace' ? null : personal;
     }

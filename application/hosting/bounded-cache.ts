@@ -29,12 +29,15 @@ export class BoundedCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, nowMs: number): void {
+  /** `expiresAtMs` shortens the entry's life below the time-to-live (never lengthens it). */
+  set(key: string, value: V, nowMs: number, expiresAtMs = Infinity): void {
     if (this.options.ttlMs <= 0) return;
+    const expiresAt = Math.min(nowMs + this.options.ttlMs, expiresAtMs);
+    if (expiresAt <= nowMs) return;
     const cost = this.options.cost ? this.options.cost(value) : 1;
     if (cost > this.options.capacity) return;
     this.remove(key);
-    this.entries.set(key, { value, expiresAt: nowMs + this.options.ttlMs, cost });
+    this.entries.set(key, { value, expiresAt, cost });
     this.used += cost;
     for (const oldest of this.entries.keys()) {
       if (this.used <= this.options.capacity) break;
@@ -44,6 +47,11 @@ export class BoundedCache<V> {
 
   delete(key: string): void {
     this.remove(key);
+  }
+
+  /** Drops every entry whose value matches. */
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of [...this.entries]) if (matches(entry.value)) this.remove(key);
   }
 
   clear(): void {

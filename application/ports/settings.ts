@@ -8,6 +8,12 @@ export interface Settings {
   dashboardDomain: string;
   dashboardScheme: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_POOL_SIZE: connections each process keeps to the database. Each instance holds up to this
+   * many (plus one listening for token revocations), so instances × size must stay under the server's
+   * max_connections.
+   */
+  databasePoolSize: number;
   redisUrl: string | null;
   dataDir: string;
   secretKey: string | null;

@@ -6,6 +6,11 @@ export interface Principal {
   grantId: string;
   lock: GrantLock;
   scope: string;
+  /**
+   * The user's handle, when the verifier read it with the token (one query). Absent: whoever needs it
+   * loads the user.
+   */
+  handle?: string;
 }
 
 export const TokenVerifier = Symbol.for('TokenVerifier');

@@ -45,6 +45,11 @@ export interface McpEndpointOptions {
 export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+const REPLY_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
+const BATCH_OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const BATCH_CLOSE = Buffer.from(']');
+
 /**
  * POST /mcp and /mcp/: stateless JSON-RPC over HTTP, always answered with
  * application/json even when the client also accepts text/event-stream. Other paths fall through to
@@ -63,7 +68,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
   const methods = new McpMethods(settings, registry, prompts, options.resources);
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
 
-  async function answer(principal: Principal, incoming: Incoming): Promise<JsonRpcResponse | null> {
+  /**
+   * A reply, or its bytes as JSON.stringify would write it (fixed answers: the result was serialised
+   * once at start-up, only the id is written per request).
+   */
+  type Reply = JsonRpcResponse | Buffer;
+  const serialize = (reply: Reply) => (Buffer.isBuffer(reply) ? reply : Buffer.from(JSON.stringify(reply)));
+
+  async function answer(principal: Principal, incoming: Incoming): Promise<Reply | null> {
     switch (incoming.kind) {
       case 'ignored':
         return null;
@@ -78,7 +90,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
           });
         }
         return null;
-      case 'request':
+      case 'request': {
+        const tail = methods.fixedReplyTail(incoming.method, incoming.params);
+        if (tail !== undefined) return Buffer.concat([REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), tail]);
         try {
           return resultResponse(incoming.id, await methods.handle(principal, incoming.method, incoming.params));
         } catch (err) {
@@ -90,15 +104,17 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
           const message = err instanceof Error ? err.message : String(err);
           return errorResponse(incoming.id, INTERNAL_ERROR, `Internal error: ${message}`);
         }
+      }
     }
   }
 
-  const json = (ctx: Koa.Context, status: number, body: unknown) => {
+  const send = (ctx: Koa.Context, status: number, text: string | Buffer) => {
     ctx.status = status;
     ctx.set('cache-control', 'no-store');
     ctx.type = 'application/json';
-    ctx.body = JSON.stringify(body);
+    ctx.body = text;
   };
+  const json = (ctx: Koa.Context, status: number, body: unknown) => send(ctx, status, JSON.stringify(body));
 
   return async (ctx, next) => {
     if (!MCP_PATHS.has(ctx.path)) return next();
@@ -134,13 +150,16 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       if (body.length === 0) return json(ctx, 400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
       // Members run concurrently; the reply keeps the request order and leaves notifications out.
       const replies = (await Promise.all(body.map((member) => answer(principal, classify(member))))).filter(
-        (reply): reply is JsonRpcResponse => reply !== null,
+        (reply): reply is Reply => reply !== null,
       );
       if (replies.length === 0) {
         ctx.status = 204;
         return;
       }
-      return json(ctx, 200, replies);
+      const parts: Buffer[] = [];
+      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, serialize(reply));
+      parts.push(BATCH_CLOSE);
+      return send(ctx, 200, Buffer.concat(parts));
     }
 
     const incoming = classify(body);
@@ -152,7 +171,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       ctx.remove('content-type');
       return;
     }
-    json(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, reply);
+    send(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Buffer.isBuffer(reply) ? reply : JSON.stringify(reply));
   };
 
   async function authenticate(ctx: Koa.Context): Promise<Principal | null> {

@@ -36,6 +36,11 @@ export class McpMethods {
   private readonly instructions: string;
   /** The MCP Apps view, built once: it depends on the settings alone. Not listed (the extension allows that). */
   private readonly view: ViewResourceContents;
+  /** Results that never change while the process runs, serialised once (`initialize` by protocol version). */
+  private readonly fixed = new Map<string, string>();
+  private readonly initializeByVersion = new Map<string, string>();
+  /** The same results as the end of a reply, `,"result":<json>}` in UTF-8, ready to write after the id. */
+  private readonly tails = new Map<string, Buffer>();
 
   constructor(
     private readonly settings: MethodSettings,
@@ -45,17 +50,41 @@ export class McpMethods {
   ) {
     this.instructions = serverInstructions(settings, tools.names());
     this.view = dashboardViewResource(settings);
+    for (const version of SUPPORTED_PROTOCOL_VERSIONS) this.initializeByVersion.set(version, JSON.stringify(this.initialize(version)));
+    this.fixed.set('tools/list', JSON.stringify({ tools: tools.list() }));
+    this.fixed.set('prompts/list', JSON.stringify({ prompts: prompts.list() }));
+    this.fixed.set('resources/templates/list', JSON.stringify({ resourceTemplates: resourceTemplates(settings.serviceName) }));
+    for (const json of [...this.fixed.values(), ...this.initializeByVersion.values()]) this.tails.set(json, Buffer.from(`,"result":${json}}`));
+  }
+
+  /** fixedResult as the bytes that end the reply (see `tails`), or undefined. */
+  fixedReplyTail(method: string, params: Record<string, unknown>): Buffer | undefined {
+    const json = this.fixedResult(method, params);
+    return json === undefined ? undefined : this.tails.get(json);
+  }
+
+  /**
+   * The serialised result of a method whose answer is fixed at start-up (what `handle` would return,
+   * through JSON.stringify), or undefined for any other method.
+   */
+  fixedResult(method: string, params: Record<string, unknown>): string | undefined {
+    if (method === 'initialize') return this.initializeByVersion.get(negotiateProtocolVersion(params.protocolVersion));
+    return this.fixed.get(method);
+  }
+
+  private initialize(protocolVersion: string) {
+    return {
+      protocolVersion,
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
+      serverInfo: { name: this.settings.serviceName, version: SERVER_VERSION },
+      instructions: this.instructions,
+    };
   }
 
   async handle(principal: Principal, method: string, params: Record<string, unknown>): Promise<unknown> {
     switch (method) {
       case 'initialize':
-        return {
-          protocolVersion: negotiateProtocolVersion(params.protocolVersion),
-          capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
-          serverInfo: { name: this.settings.serviceName, version: SERVER_VERSION },
-          instructions: this.instructions,
-        };
+        return this.initialize(negotiateProtocolVersion(params.protocolVersion));
       case 'ping':
       case 'notifications/initialized':
       case 'notifications/cancelled':
