@@ -23,10 +23,9 @@ export function encodeCursor(afterSlug: string): string {
   return Buffer.from(JSON.stringify({ after: afterSlug }), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: unknown): string | undefined {
+export function decodeCursor(cursor: string | null | undefined): string | undefined {
   if (cursor === undefined || cursor === null || cursor === '') return undefined;
   const refusal = invalid('cursor is not valid; pass the next_cursor from the previous answer, or omit it to start over');
-  if (typeof cursor !== 'string') throw refusal;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
     if (typeof parsed.after !== 'string' || !/^[a-z0-9-]{1,64}$/.test(parsed.after)) throw refusal;
@@ -36,12 +35,17 @@ export function decodeCursor(cursor: unknown): string | undefined {
   }
 }
 
-function parseLimit(value: unknown): number {
-  if (value === undefined || value === null) return DEFAULT_PAGE_SIZE;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
-    throw invalid(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
-  return value;
+/**
+ * What a listing asks for. The tool edge has already checked each value's JSON type and `limit`'s range
+ * (shells/koa/mcp/argument-validation.ts); `workspace` stays `unknown` because the grant-lock rules word
+ * that refusal themselves. The cursor's content, the slug's shape and an empty tag are refused here.
+ */
+export interface ListQuery {
+  workspace?: unknown;
+  cursor?: string | null;
+  limit?: number | null;
+  slug?: string | null;
+  tag?: string | null;
 }
 
 /** list_dashboards and resources/list: one keyset-paginated listing of the target's dashboards. */
@@ -53,15 +57,13 @@ export class ListDashboards {
     @inject(Settings) private readonly settings: Settings,
   ) {}
 
-  async execute(principal: Principal, args: Record<string, unknown>): Promise<DashboardPage & { target: Target }> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const afterSlug = decodeCursor(args.cursor);
-    const limit = parseLimit(args.limit);
-    const slug = args.slug === undefined || args.slug === null ? undefined : validateSlug(args.slug);
-    if (args.tag !== undefined && args.tag !== null && (typeof args.tag !== 'string' || args.tag === '')) {
-      throw invalid('tag must be a non-empty string');
-    }
-    const tag = (args.tag as string | null | undefined) ?? undefined;
+  async execute(principal: Principal, query: ListQuery): Promise<DashboardPage & { target: Target }> {
+    const target = await this.scopes.resolve(principal, query.workspace);
+    const afterSlug = decodeCursor(query.cursor);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const slug = query.slug === undefined || query.slug === null ? undefined : validateSlug(query.slug);
+    if (query.tag === '') throw invalid('tag must be a non-empty string');
+    const tag = query.tag ?? undefined;
     const records = await this.store.listWithCurrent(ownerOf(target), { afterSlug, limit: limit + 1, tag, slug });
     if (slug && records.length === 0) throw noDashboardInAccount(slug);
     const page = records.slice(0, limit);

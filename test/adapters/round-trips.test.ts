@@ -3,7 +3,7 @@ import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
-import { ListDashboards } from '../../application/dashboards/list-dashboards.js';
+import { ListDashboards, type ListQuery } from '../../application/dashboards/list-dashboards.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
@@ -67,7 +67,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
 
   it('lists a page of many dashboards in a fixed number of round trips, whatever the page size', async () => {
     for (let i = 0; i < 12; i++) await publish({ path: `many-${String(i).padStart(2, '0')}`, body: `<p>${i}</p>`, tags: i % 4 === 0 ? ['rare'] : [] });
-    const list = (args: Record<string, unknown>) => counted(() => app.container.get(ListDashboards).execute(ada, args));
+    const list = (query: ListQuery) => counted(() => app.container.get(ListDashboards).execute(ada, query));
     const page = await list({ limit: 10 });
     expect(page.result.count).to.equal(10);
     expect(page.statements, page.statements.join('\n')).to.have.length.at.most(2);

@@ -3,6 +3,7 @@ import type { RenameCommand } from '../../../../application/dashboards/rename-da
 import type { MetadataInput } from '../../../../application/dashboards/update-dashboard.js';
 import type { BodyRequest } from '../../../../application/dashboards/get-dashboard.js';
 import type { VersionRef } from '../../../../application/dashboards/dashboard-versions.js';
+import type { ListQuery } from '../../../../application/dashboards/list-dashboards.js';
 import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
 /** A tool's arguments as `call` receives them. */
@@ -38,4 +39,12 @@ export const scheduleCommand = (args: Args): ScheduleCommand => ({
   ...dashboardRef(args),
   schedule: args.schedule as string | null,
   timezone: args.timezone as string | undefined,
+});
+
+export const listQuery = (args: Args): ListQuery => ({
+  workspace: args.workspace,
+  cursor: args.cursor as string | null | undefined,
+  limit: args.limit as number | null | undefined,
+  slug: args.slug as string | null | undefined,
+  tag: args.tag as string | null | undefined,
 });

@@ -4,13 +4,13 @@ import { PublishDashboard } from '../../../../application/dashboards/publish-das
 import { UpdateDashboard } from '../../../../application/dashboards/update-dashboard.js';
 import { RenameDashboard } from '../../../../application/dashboards/rename-dashboard.js';
 import { DeleteDashboard } from '../../../../application/dashboards/delete-dashboard.js';
-import { ListDashboards } from '../../../../application/dashboards/list-dashboards.js';
+import { ListDashboards, MAX_PAGE_SIZE } from '../../../../application/dashboards/list-dashboards.js';
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { Settings } from '../../../../application/ports/settings.js';
 import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { bodyRequest, dashboardRef, metadataInput, renameCommand, versionRef } from './commands.js';
+import { bodyRequest, dashboardRef, listQuery, metadataInput, renameCommand, versionRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -137,7 +137,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       description: 'List dashboards in slug order, paginated by an opaque cursor (next_cursor). Filter by tag or by exact slug.',
       inputSchema: object({
         cursor: { type: 'string', description: 'next_cursor of a previous answer.' },
-        limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (default 50).' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, description: 'Page size, 1 to 100 (default 50).' },
         tag: { type: 'string' },
         slug: slugArg,
         workspace: workspaceArg,
@@ -145,7 +145,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       outputSchema: listOutput,
       annotations: READ,
       async call(principal, args) {
-        const { target: _target, ...page } = await list.execute(principal, args);
+        const { target: _target, ...page } = await list.execute(principal, listQuery(args));
         const lines =
           page.count === 0
             ? ['No dashboards yet.']
