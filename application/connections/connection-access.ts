@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import { connectionNotActive, connectionNotFound, connectionUnverifiable, type ConnectionRef } from '../../domain/connection-ref.js';
 import { DomainError } from '../../domain/errors.js';
 import type { OwnerRef, Target } from '../../domain/scope.js';
-import type { ConnectionDirectory } from '../ports/connection-directory.js';
+import type { ConnectionDirectory, UsableConnection } from '../ports/connection-directory.js';
 import { ConnectionStore, type ConnectionRecord } from '../ports/connection-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { SelfMetrics, Warehouse, type SqlTarget } from '../ports/warehouse.js';
@@ -30,17 +30,16 @@ export class ConnectionAccess implements ConnectionDirectory {
     @inject(ManageConnections) private readonly manage: ManageConnections,
   ) {}
 
-  async ensureUsable(principal: Principal, target: Target, ref: ConnectionRef): Promise<{ label: string; warnings: string[] }> {
-    if (ref === 'self') return { label: 'self', warnings: [] };
+  async ensureUsable(principal: Principal, target: Target, ref: ConnectionRef): Promise<UsableConnection> {
+    if (ref === 'self') return { label: 'self', warnings: [], open: () => this.self.open(ownerOfTarget(target)) };
     const { connection, warnings } = await this.usable(principal, target, ref.id);
-    return { label: connection.label, warnings };
+    return { label: connection.label, warnings, open: () => this.warehouse.open(connection.url) };
   }
 
-  /** The SQL target a tool call (introspect_schema, validate_cube_sql, spec publish) runs on. */
+  /** The SQL target a tool call (introspect_schema, validate_cube_sql) runs on. */
   async sqlTarget(principal: Principal, target: Target, ref: ConnectionRef): Promise<{ sql: SqlTarget; label: string; warnings: string[] }> {
-    if (ref === 'self') return { sql: this.self.open(ownerOfTarget(target)), label: 'self', warnings: [] };
-    const { connection, warnings } = await this.usable(principal, target, ref.id);
-    return { sql: this.warehouse.open(connection.url), label: connection.label, warnings };
+    const { label, warnings, open } = await this.ensureUsable(principal, target, ref);
+    return { sql: open(), label, warnings };
   }
 
   /** The SQL target a refresh of a stored dashboard runs on; throws RefreshConnectionError saying why not. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject, injectable, optional } from 'inversify';
+import { inject, injectable } from 'inversify';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { checkUploadSize } from '../../domain/limits.js';
 import { applyMetadataPatch, parseMetadataPatch } from '../../domain/metadata.js';
@@ -9,12 +9,13 @@ import { canonicalUrl } from '../../domain/urls.js';
 import { parseConnectionRef, connectionRefText, type ConnectionRef } from '../../domain/connection-ref.js';
 import { RENDERED_FILES } from '../../domain/dashboard-spec.js';
 import { Clock } from '../ports/clock.js';
-import { ConnectionDirectory } from '../ports/connection-directory.js';
+import { ConnectionDirectory, type UsableConnection } from '../ports/connection-directory.js';
 import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
 import { Settings } from '../ports/settings.js';
 import { SpecPublisher } from '../ports/spec-publisher.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
+import type { MetadataInput } from './update-dashboard.js';
 import { dashboardView, type DashboardView } from './views.js';
 import { fileEntry } from './file-entries.js';
 
@@ -28,6 +29,30 @@ export interface PublishResult {
   dashboard: DashboardView | null;
   url: string;
   warnings: string[];
+}
+
+/**
+ * What publish_dashboard asks for. The tool edge has already checked each value's JSON type and the
+ * encoding's enum (shells/koa/mcp/argument-validation.ts). `workspace`, the metadata the domain words
+ * itself (MetadataInput) and `spec` (an object or a JSON string, parsed by the domain) stay `unknown`.
+ */
+export interface PublishCommand extends MetadataInput {
+  workspace?: unknown;
+  path: string;
+  body?: string | null;
+  encoding?: 'utf8' | 'base64' | null;
+  spec?: unknown;
+  dry_run?: boolean | null;
+}
+
+/** Where a publish writes and how: what building its content needs besides the command. */
+interface PublishPlace {
+  principal: Principal;
+  target: Target;
+  slug: string;
+  filename: string;
+  connection: UsableConnection;
+  dryRun: boolean;
 }
 
 interface Content {
@@ -52,18 +77,18 @@ export class PublishDashboard {
     @inject(Settings) private readonly settings: Settings,
     @inject(Clock) private readonly clock: Clock,
     @inject(ConnectionDirectory) private readonly connections: ConnectionDirectory,
-    @inject(SpecPublisher) @optional() private readonly specs: SpecPublisher | undefined,
+    @inject(SpecPublisher) private readonly specs: SpecPublisher,
   ) {}
 
-  async execute(principal: Principal, args: Record<string, unknown>): Promise<PublishResult> {
-    const target = await this.scopes.resolve(principal, args.workspace);
-    const { slug, filename } = parsePath(args.path);
-    const patch = parseMetadataPatch(args);
-    const connectionGiven = args.connection !== undefined && args.connection !== null;
-    const connection = connectionGiven ? parseConnectionRef(args.connection) : await this.keptConnection(target, slug, args);
-    const dryRun = parseDryRun(args.dry_run);
+  async execute(principal: Principal, command: PublishCommand): Promise<PublishResult> {
+    const target = await this.scopes.resolve(principal, command.workspace);
+    const { slug, filename } = parsePath(command.path);
+    const patch = parseMetadataPatch({ name: command.name, chart: command.chart, tags: command.tags, visibility: command.visibility });
+    const connectionGiven = command.connection !== undefined && command.connection !== null;
+    const connection = connectionGiven ? parseConnectionRef(command.connection) : await this.keptConnection(target, slug, given(command.spec));
+    const dryRun = command.dry_run ?? false;
     const usable = await this.connections.ensureUsable(principal, target, connection);
-    const content = await this.content(principal, target, slug, filename, args, connection, dryRun);
+    const content = await this.content(command, { principal, target, slug, filename, connection: usable, dryRun });
     const warnings = [...usable.warnings, ...content.warnings];
     const bytes = Object.values(content.files).reduce((sum, file) => sum + file.byteLength, 0);
     const path = content.mode === 'body' ? `${slug}/${filename}` : slug;
@@ -134,31 +159,20 @@ export class PublishDashboard {
     return canonicalUrl(this.settings, subdomainOf(target), slug);
   }
 
-  private async content(
-    principal: Principal,
-    target: Target,
-    slug: string,
-    filename: string,
-    args: Record<string, unknown>,
-    connection: ReturnType<typeof parseConnectionRef>,
-    dryRun: boolean,
-  ): Promise<Content> {
-    const hasBody = args.body !== undefined && args.body !== null;
-    const hasSpec = args.spec !== undefined && args.spec !== null;
-    if (hasBody === hasSpec) throw invalid('pass exactly one of "body" (a file) or "spec" (a dashboard spec)');
-    if (hasBody) return { mode: 'body', files: { [filename]: decodeBody(args.body, args.encoding) }, spec: null, warnings: [] };
-    if (typeof args.path === 'string' && args.path.includes('/')) {
-      throw invalid(`path "${args.path}": a spec publishes the whole dashboard; pass the bare slug "${slug}"`);
+  private async content(command: PublishCommand, at: PublishPlace): Promise<Content> {
+    const hasBody = given(command.body);
+    if (hasBody === given(command.spec)) throw invalid('pass exactly one of "body" (a file) or "spec" (a dashboard spec)');
+    if (hasBody) return { mode: 'body', files: { [at.filename]: decodeBody(command.body!, command.encoding) }, spec: null, warnings: [] };
+    if (command.path.includes('/')) {
+      throw invalid(`path "${command.path}": a spec publishes the whole dashboard; pass the bare slug "${at.slug}"`);
     }
-    if (!this.specs) throw new DomainError('unavailable', 'Spec mode is not available on this server.');
     const prepared = await this.specs.prepare({
-      principal,
-      target,
-      slug,
-      spec: args.spec,
-      connection,
-      dryRun,
-      fallbackTitle: typeof args.name === 'string' && args.name.trim() ? args.name : slug,
+      target: at.target,
+      slug: at.slug,
+      spec: command.spec,
+      sql: at.connection.open,
+      dryRun: at.dryRun,
+      fallbackTitle: typeof command.name === 'string' && command.name.trim() ? command.name : at.slug,
     });
     return { mode: 'spec', files: prepared.files, spec: prepared.spec, warnings: prepared.warnings };
   }
@@ -168,24 +182,17 @@ export class PublishDashboard {
    * republish, so an existing dashboard's queries run where they always have (and where its refreshes
    * will run); a new dashboard, or a file, gets the default `self`.
    */
-  private async keptConnection(target: Target, slug: string, args: Record<string, unknown>): Promise<ConnectionRef> {
-    if (args.spec === undefined || args.spec === null) return parseConnectionRef(undefined);
+  private async keptConnection(target: Target, slug: string, specGiven: boolean): Promise<ConnectionRef> {
+    if (!specGiven) return parseConnectionRef(undefined);
     const existing = await this.store.findDashboard(ownerOf(target), slug);
     return parseConnectionRef(existing?.connection);
   }
 }
 
-function parseDryRun(value: unknown): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') throw invalid('dry_run must be a boolean');
-  return value;
-}
+const given = (value: unknown) => value !== undefined && value !== null;
 
-export function decodeBody(body: unknown, encoding: unknown): Uint8Array {
-  if (typeof body !== 'string') throw invalid('body must be a string');
-  const chosen = encoding ?? 'utf8';
-  if (chosen !== 'utf8' && chosen !== 'base64') throw invalid('encoding must be "utf8" or "base64"');
-  if (chosen === 'base64') {
+export function decodeBody(body: string, encoding: 'utf8' | 'base64' | null | undefined): Uint8Array {
+  if (encoding === 'base64') {
     const compact = body.replace(/\s+/g, '');
     // Count before decoding so a huge upload is refused without allocating it.
     checkUploadSize(Math.floor((compact.length * 3) / 4) - (compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0));

@@ -1,6 +1,7 @@
 import type { ConnectionRef } from '../../domain/connection-ref.js';
 import type { Target } from '../../domain/scope.js';
 import type { Principal } from './token-verifier.js';
+import type { SqlTarget } from './warehouse.js';
 
 export const ConnectionDirectory = Symbol.for('ConnectionDirectory');
 /**
@@ -9,5 +10,12 @@ export const ConnectionDirectory = Symbol.for('ConnectionDirectory');
  * (for example a workspace dashboard bound to a personal connection, which can never refresh).
  */
 export interface ConnectionDirectory {
-  ensureUsable(principal: Principal, target: Target, ref: ConnectionRef): Promise<{ label: string; warnings: string[] }>;
+  ensureUsable(principal: Principal, target: Target, ref: ConnectionRef): Promise<UsableConnection>;
+}
+
+/** A connection this caller may use from this target, found once and opened only if queries run. */
+export interface UsableConnection {
+  label: string;
+  warnings: string[];
+  open(): SqlTarget;
 }

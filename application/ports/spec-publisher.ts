@@ -1,6 +1,5 @@
-import type { ConnectionRef } from '../../domain/connection-ref.js';
 import type { Target } from '../../domain/scope.js';
-import type { Principal } from './token-verifier.js';
+import type { SqlTarget } from './warehouse.js';
 
 export interface PreparedSpec {
   /** The validated spec as stored with the version. */
@@ -14,11 +13,11 @@ export const SpecPublisher = Symbol.for('SpecPublisher');
 /** Spec mode of publish_dashboard: validates a spec and renders it (running its queries unless a dry run). */
 export interface SpecPublisher {
   prepare(input: {
-    principal: Principal;
     target: Target;
     slug: string;
     spec: unknown;
-    connection: ConnectionRef;
+    /** Opens the connection the publish already found usable; called only when the queries run. */
+    sql: () => SqlTarget;
     dryRun: boolean;
     fallbackTitle: string;
   }): Promise<PreparedSpec>;

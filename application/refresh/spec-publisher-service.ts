@@ -8,19 +8,17 @@ import { PageRenderer } from '../ports/page-renderer.js';
 import { Settings } from '../ports/settings.js';
 import type { PreparedSpec, SpecPublisher } from '../ports/spec-publisher.js';
 import { SqlValidator } from '../ports/sql-validator.js';
-import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
 import { renderSpecFiles } from './render-spec.js';
 
 /**
  * Spec mode of publish_dashboard. An inline-data spec renders as is (static); a spec with queries has
  * each SQL checked, and unless this is a dry run, runs once on the connection so the first version
- * already shows data. Connection warnings come from the publish use case's own usability check.
+ * already shows data, on the connection the publish use case found usable (looked up once, there).
  */
 @injectable()
 export class SpecPublisherService implements SpecPublisher {
   constructor(
-    @inject(ConnectionAccess) private readonly access: ConnectionAccess,
     @inject(SqlValidator) private readonly validator: SqlValidator,
     @inject(PageRenderer) private readonly renderer: PageRenderer,
     @inject(Settings) private readonly settings: Settings,
@@ -40,8 +38,7 @@ export class SpecPublisherService implements SpecPublisher {
     const warnings: string[] = [];
     let data = {};
     if (isRefreshable(spec) && !input.dryRun) {
-      const { sql } = await this.access.sqlTarget(input.principal, input.target, input.connection);
-      const result = await runSpecQueries(spec, sql);
+      const result = await runSpecQueries(spec, input.sql());
       data = result.data;
       warnings.push(...result.warnings);
     }

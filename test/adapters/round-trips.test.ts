@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
-import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { ListDashboards, type ListQuery } from '../../application/dashboards/list-dashboards.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -50,7 +50,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     }
   }
 
-  const publish = (args: Record<string, unknown>) => app.container.get(PublishDashboard).execute(ada, args);
+  const publish = (command: PublishCommand) => app.container.get(PublishDashboard).execute(ada, command);
 
   it('publishes a new dashboard, and republishes a body onto it, in at most three round trips each', async () => {
     const created = await counted(() => publish({ path: 'trips', body: '<h1>one</h1>', tags: ['a'] }));

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Container } from 'inversify';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
-import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { UpdateDashboard } from '../../application/dashboards/update-dashboard.js';
 import { RenameDashboard } from '../../application/dashboards/rename-dashboard.js';
 import { DeleteDashboard } from '../../application/dashboards/delete-dashboard.js';
@@ -42,7 +42,7 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
     });
     after(async () => harness.close());
 
-    const publish = (p: Principal, args: Record<string, unknown>) => harness.container.get(PublishDashboard).execute(p, args);
+    const publish = (p: Principal, command: PublishCommand) => harness.container.get(PublishDashboard).execute(p, command);
     const versions = () => harness.container.get(DashboardVersions);
 
     it('publishes a new dashboard with defaults and a canonical URL', async () => {
@@ -78,7 +78,7 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
       expect(r.version_id).to.equal(null);
       const missing = await refusal(harness.container.get(GetDashboard).execute(ada, { slug: 'dry' }));
       expect(missing.message).to.equal('No dashboard named "dry" in your account');
-      expect((await refusal(publish(ada, { path: 'dry', body: 'x', tags: [1], dry_run: true }))).message).to.equal('tags[0] must be a string (got number)');
+      expect((await refusal(publish(ada, { path: 'dry', body: 'x', tags: [1] as unknown as string[], dry_run: true }))).message).to.equal('tags[0] must be a string (got number)');
     });
 
     it('workspace dashboards default to private and the grant lock scopes them', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Container } from 'inversify';
 import { OwnerDashboards, OWNER_PAGE_SIZE } from '../../application/dashboards/owner-dashboards.js';
-import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RateLimiter } from '../../application/ports/rate-limiter.js';
@@ -36,7 +36,7 @@ export function describeOwnerDashboards(storage: string, makeHarness: () => Prom
     let asAcme: Principal;
     const suffix = Date.now().toString(36);
 
-    const publish = (p: Principal, args: Record<string, unknown>) => harness.container.get(PublishDashboard).execute(p, args);
+    const publish = (p: Principal, command: PublishCommand) => harness.container.get(PublishDashboard).execute(p, command);
 
     before(async () => {
       harness = await makeHarness();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { DataSource } from 'typeorm';
-import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { RenameDashboard } from '../../application/dashboards/rename-dashboard.js';
 import { GetDashboard } from '../../application/dashboards/get-dashboard.js';
 import { ViewTally } from '../../application/hosting/view-tally.js';
@@ -37,7 +37,7 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
 
   const get = (sub: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
     hostRequest(server.port, `${sub}.${domain}`, path, { method, headers });
-  const publish = (p: Principal, args: Record<string, unknown>) => app.container.get(PublishDashboard).execute(p, args);
+  const publish = (p: Principal, command: PublishCommand) => app.container.get(PublishDashboard).execute(p, command);
 
   before(async () => {
     database = await createTestDatabase();

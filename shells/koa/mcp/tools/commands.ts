@@ -3,6 +3,7 @@ import type { RenameCommand } from '../../../../application/dashboards/rename-da
 import type { MetadataInput } from '../../../../application/dashboards/update-dashboard.js';
 import type { BodyRequest } from '../../../../application/dashboards/get-dashboard.js';
 import type { VersionRef } from '../../../../application/dashboards/dashboard-versions.js';
+import type { PublishCommand } from '../../../../application/dashboards/publish-dashboard.js';
 import type { ListQuery } from '../../../../application/dashboards/list-dashboards.js';
 import type { ScheduleCommand } from '../../../../application/refresh/manage-refresh.js';
 
@@ -47,4 +48,14 @@ export const listQuery = (args: Args): ListQuery => ({
   limit: args.limit as number | null | undefined,
   slug: args.slug as string | null | undefined,
   tag: args.tag as string | null | undefined,
+});
+
+export const publishCommand = (args: Args): PublishCommand => ({
+  ...metadataInput(args),
+  workspace: args.workspace,
+  path: args.path as string,
+  body: args.body as string | null | undefined,
+  encoding: args.encoding as PublishCommand['encoding'],
+  spec: args.spec,
+  dry_run: args.dry_run as boolean | null | undefined,
 });

@@ -10,7 +10,7 @@ import { DashboardVersions } from '../../../../application/dashboards/dashboard-
 import { Settings } from '../../../../application/ports/settings.js';
 import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
 import { answer, textOnly, warningLines } from './presenters.js';
-import { bodyRequest, dashboardRef, listQuery, metadataInput, renameCommand, versionRef } from './commands.js';
+import { bodyRequest, dashboardRef, listQuery, metadataInput, publishCommand, renameCommand, versionRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
 export type ToolSpec = ToolDefinition;
@@ -87,7 +87,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       _meta: view,
       selfCheckedArguments: METADATA_SELF_CHECKED,
       async call(principal, args) {
-        const r = await publish.execute(principal, args);
+        const r = await publish.execute(principal, publishCommand(args));
         const lines = r.dry_run
           ? [`Dry run: publishing ${r.path} (${r.bytes} bytes) would ${r.created ? 'create' : 'update'} ${r.url}. Nothing was written.`]
           : [`${r.created ? 'Published' : 'Updated'} "${r.dashboard?.name}" at ${r.url} (version ${r.version_id}).`];
