@@ -4,8 +4,10 @@ import { AccountStore } from '../../application/ports/account-store.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
 import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { ListDashboards, type ListQuery } from '../../application/dashboards/list-dashboards.js';
+import { ManageConnections } from '../../application/connections/manage-connections.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { salesSpec, seedSales } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
 
 type Query = (...args: unknown[]) => unknown;
@@ -17,6 +19,7 @@ type Query = (...args: unknown[]) => unknown;
 describe('round trips of publish and list_dashboards on PostgreSQL', function () {
   this.timeout(60_000);
   let database: TestDatabase;
+  let warehouse: TestDatabase | undefined;
   let app: Awaited<ReturnType<typeof buildContainer>>;
   let ada: Principal;
   const original = pg.Client.prototype.query as Query;
@@ -37,6 +40,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
   after(async () => {
     (pg.Client.prototype as unknown as { query: Query }).query = original;
     await app?.close();
+    await warehouse?.drop();
     await database?.drop();
   });
 
@@ -77,5 +81,18 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     const next = await list({ tag: 'rare', limit: 2, cursor: tagged.result.next_cursor });
     expect(next.result.dashboards.map((d) => d.slug)).to.deep.equal(['many-08']);
     expect(next.result.next_cursor).to.equal(null);
+  });
+
+  it('looks the warehouse connection of a spec publish up once, though the spec runs on it', async () => {
+    warehouse = await createTestDatabase('dashpub_test_wh');
+    await seedSales(warehouse.url);
+    const pro = await app.container.get<AccountStore>(AccountStore).createUser({ handle: 'pro-trips', email: 'pro-trips@example.com', passwordHash: null, plan: 'pro' });
+    const principal: Principal = { userId: pro.id, grantId: 'g', lock: { kind: 'personal' }, scope: 'dashboards' };
+    const connection = await app.container.get(ManageConnections).create({ ownerUserId: pro.id, workspaceId: null, label: 'Sales', url: warehouse.url });
+    const published = await counted(() => app.container.get(PublishDashboard).execute(principal, { path: 'trips-spec', spec: salesSpec(), connection: connection.id }));
+    expect(published.result.created).to.equal(true);
+    expect(published.result.dashboard!.refreshable).to.equal(true);
+    const lookups = published.statements.filter((s) => /\bFROM connections\b/.test(s));
+    expect(lookups, published.statements.join('\n')).to.have.length(1);
   });
 });
