@@ -12,10 +12,22 @@
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * Arguments the grant-lock rules interpret themselves: what a bad `workspace` means depends on the lock
- * (a scope refusal, or `workspace must be a non-empty slug string`), so it is never type-checked here.
+ * The argument the grant-lock rules interpret themselves: what a bad `workspace` means depends on the lock
+ * (a scope refusal, or `workspace must be a non-empty slug string`), so wherever a tool declares it, it is
+ * one of the tool's use-case-checked arguments (see `useCaseCheckedArguments`).
  */
-export const SCOPE_CHECKED_ARGUMENTS: ReadonlySet<string> = new Set(['workspace']);
+export const SCOPE_ARGUMENT = 'workspace';
+
+/**
+ * The one set of top-level arguments this module leaves to the use case, which words every refusal of
+ * them itself: the tool's own list (ToolDefinition `useCaseChecked`) plus `workspace` wherever the
+ * schema declares it. A declared one is not type-checked here; an undeclared one is not refused as
+ * unknown (the use case refuses it with its own text).
+ */
+export function useCaseCheckedArguments(inputSchema: JsonSchema, declared: readonly string[] = []): ReadonlySet<string> {
+  const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  return new Set([...declared, ...(Object.hasOwn(properties, SCOPE_ARGUMENT) ? [SCOPE_ARGUMENT] : [])]);
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -120,27 +132,21 @@ export function checkValue(name: string, value: unknown, schema: JsonSchema): st
 
 const allowsNull = (schema: JsonSchema) => typesOf(schema).includes('null') || (Array.isArray(schema.enum) && schema.enum.includes(null));
 
-/** Top-level exceptions a tool declares (see ToolDefinition): arguments left to its use case. */
-export interface ArgumentExceptions {
-  selfChecked: readonly string[];
-  undeclared: readonly string[];
-}
-
-const NO_EXCEPTIONS: ArgumentExceptions = { selfChecked: [], undeclared: [] };
+const NONE: ReadonlySet<string> = new Set();
 
 function checkObject(
   prefix: string,
   value: Record<string, unknown>,
   schema: JsonSchema,
   closed: boolean,
-  exceptions: ArgumentExceptions = NO_EXCEPTIONS,
+  useCaseChecked: ReadonlySet<string> = NONE,
 ): string | null {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const label = (key: string) => (prefix ? `${prefix}.${key}` : key);
   if (closed) {
     for (const key of Object.keys(value)) {
-      if (!Object.hasOwn(properties, key) && !exceptions.undeclared.includes(key)) {
+      if (!Object.hasOwn(properties, key) && !useCaseChecked.has(key)) {
         const accepted = Object.keys(properties);
         return `unknown argument "${label(key)}"${accepted.length ? `; accepted: ${accepted.join(', ')}` : '; this takes no arguments'}`;
       }
@@ -155,7 +161,7 @@ function checkObject(
     const given = value[key];
     // Null means "not given" for an optional argument (the spec's metadata semantics: omitted or null keeps).
     if (given === undefined || given === null) continue;
-    if (!prefix && (SCOPE_CHECKED_ARGUMENTS.has(key) || exceptions.selfChecked.includes(key))) continue;
+    if (!prefix && useCaseChecked.has(key)) continue;
     const problem = checkValue(label(key), given, propertySchema);
     if (problem) return problem;
   }
@@ -166,6 +172,6 @@ function checkObject(
  * Checks a tool's whole argument object. Unknown top-level arguments are always refused, whatever the
  * schema's additionalProperties says: a misspelt argument silently ignored would publish the wrong thing.
  */
-export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema, exceptions: ArgumentExceptions = NO_EXCEPTIONS): string | null {
-  return checkObject('', args, inputSchema, true, exceptions);
+export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema, useCaseChecked: ReadonlySet<string> = NONE): string | null {
+  return checkObject('', args, inputSchema, true, useCaseChecked);
 }

@@ -2,7 +2,7 @@ import { isDomainError } from '../../../domain/errors.js';
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, toolRateLimited } from '../../../domain/rate-limits.js';
 import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
 import type { Principal } from '../../../application/ports/token-verifier.js';
-import { checkArguments, type JsonSchema } from './argument-validation.js';
+import { checkArguments, useCaseCheckedArguments, type JsonSchema } from './argument-validation.js';
 import { INTERNAL_ERROR, invalidParams, JsonRpcError } from './jsonrpc.js';
 import type { Telemetry, ToolOutcome } from '../../../application/ports/telemetry.js';
 
@@ -35,20 +35,18 @@ export interface ToolDefinition {
   /** Extension metadata, e.g. the MCP Apps view that shows the tool's answer (`ui.resourceUri`). */
   _meta?: Record<string, unknown>;
   /**
-   * Declared arguments whose type the use case checks itself, because the spec words that refusal
-   * (`name must be a non-empty string`, not the structural `name must be a string`).
+   * Arguments the use case checks itself, because it words their refusals: a declared one is not
+   * type-checked by the registry (`name must be a non-empty string`, not the structural `name must be a
+   * string`); an undeclared one is accepted so the use case can refuse it with its own text instead of
+   * "unknown argument" (trigger_refresh's `workspace`). A declared `workspace` is always one of them
+   * (useCaseCheckedArguments in argument-validation.ts).
    */
-  selfCheckedArguments?: readonly string[];
-  /**
-   * Arguments accepted although the inputSchema does not offer them, so the use case can refuse them
-   * with the spec's own text instead of "unknown argument" (trigger_refresh's `workspace`).
-   */
-  undeclaredArguments?: readonly string[];
+  useCaseChecked?: readonly string[];
   call(principal: Principal, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
 /** What tools/list shows of a tool. */
-export type ToolDescriptor = Omit<ToolDefinition, 'call' | 'selfCheckedArguments' | 'undeclaredArguments'>;
+export type ToolDescriptor = Omit<ToolDefinition, 'call' | 'useCaseChecked'>;
 
 export interface ToolRegistryLogger {
   warn(data: object, message: string): void;
@@ -83,6 +81,7 @@ const TOOL_LIMITS: ReadonlyMap<string, number> = new Map(
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDefinition>();
+  private readonly useCaseChecked = new Map<string, ReadonlySet<string>>();
 
   constructor(
     tools: ToolDefinition[],
@@ -94,6 +93,7 @@ export class ToolRegistry {
       if (this.byName.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
       if (tool.inputSchema.type !== 'object') throw new Error(`tool "${tool.name}": inputSchema must be an object schema`);
       this.byName.set(tool.name, tool);
+      this.useCaseChecked.set(tool.name, useCaseCheckedArguments(tool.inputSchema, tool.useCaseChecked));
     }
   }
 
@@ -140,10 +140,7 @@ export class ToolRegistry {
     if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('Invalid params: "arguments" must be an object');
     const argumentObject = args as Record<string, unknown>;
 
-    const problem = checkArguments(argumentObject, tool.inputSchema, {
-      selfChecked: tool.selfCheckedArguments ?? [],
-      undeclared: tool.undeclaredArguments ?? [],
-    });
+    const problem = checkArguments(argumentObject, tool.inputSchema, this.useCaseChecked.get(tool.name));
     if (problem) return errorResult(problem);
 
     if (!(await this.allowed(tool.name, principal.userId))) return errorResult(toolRateLimited(tool.name).message);

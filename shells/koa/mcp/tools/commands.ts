@@ -13,7 +13,7 @@ export type Args = Record<string, unknown>;
 /*
  * Typed commands from tool arguments, built once at the tool edge. The registry has already checked every
  * declared argument against the tool's inputSchema (shells/koa/mcp/argument-validation.ts), so a builder
- * only gives the checked values their types. `workspace` and a tool's self-checked arguments stay
+ * only gives the checked values their types. `workspace` and a tool's other `useCaseChecked` arguments stay
  * `unknown`: the grant-lock rules and the use case word those refusals themselves.
  */
 

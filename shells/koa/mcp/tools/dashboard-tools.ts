@@ -85,7 +85,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       outputSchema: publishOutput,
       annotations: { ...WRITE, idempotentHint: false },
       _meta: view,
-      selfCheckedArguments: METADATA_SELF_CHECKED,
+      useCaseChecked: METADATA_SELF_CHECKED,
       async call(principal, args) {
         const r = await publish.execute(principal, publishCommand(args));
         const lines = r.dry_run
@@ -103,7 +103,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
         'Change a dashboard\'s name, tags, chart, visibility or connection without publishing content. Omitted or null fields keep their value; tags: [] clears tags.',
       inputSchema: object({ slug: slugArg, ...metadataArgs, workspace: workspaceArg }, ['slug']),
       annotations: { ...WRITE, idempotentHint: true },
-      selfCheckedArguments: METADATA_SELF_CHECKED,
+      useCaseChecked: METADATA_SELF_CHECKED,
       async call(principal, args) {
         const r = await update.execute(principal, { ...dashboardRef(args), ...metadataInput(args) });
         return answer([`Updated ${r.changed.join(', ')} of "${r.dashboard.name}" at ${r.dashboard.url}.`, ...warningLines(r.warnings)], r);

@@ -91,7 +91,7 @@ export function refreshTools(container: Container): ToolDefinition[] {
       inputSchema: object({ slug: slugArg }, ['slug']),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       // Not offered (the one tool without a workspace target), but refused with the spec's text when sent.
-      undeclaredArguments: ['workspace'],
+      useCaseChecked: ['workspace'],
       async call(principal, args) {
         const triggered = await refresh.trigger(principal, dashboardRef(args));
         const r = { ...triggered, already_queued: !triggered.queued };
