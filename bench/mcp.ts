@@ -7,7 +7,11 @@
  * interleaved (dashpub, koa, sdk, dashpub, …) and the median is reported; every round is appended to
  * the "MCP endpoint" section of docs/benchmarks.md.
  *
- *   npm run build && node dist/bench/mcp.js [--duration 8] [--rounds 3] [--connections 50]
+ *   npm run build && node dist/bench/mcp.js [--duration 8] [--rounds 3] [--connections 50] [--profile DIR]
+ *
+ * `--profile DIR` runs the dashpub server under `node --cpu-prof` and leaves its .cpuprofile in DIR when
+ * the run ends (graceful shutdown writes it); `node dist/bench/cpu-profile-summary.js FILE` lists the top
+ * functions by self and inclusive time.
  *
  * Cases: `tools/list` (all three) and `list_dashboards` with a page of 20 of 30 dashboards (dashpub vs
  * the Koa ceiling answering the same bytes). Needs PostgreSQL on BENCH_DATABASE_URL (default
@@ -43,6 +47,7 @@ const option = (name: string, fallback: string) => {
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '50'));
+const PROFILE_DIR = option('profile', '');
 const WARMUP_S = 2;
 const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SELF = fileURLToPath(import.meta.url);
@@ -229,7 +234,8 @@ export async function runMcpBench(): Promise<void> {
   const runs = new Map<string, LoadResult[]>();
   try {
     // The production server as operators run it; the admin container stands in for the sign-in page.
-    dashpub = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'warn' }, 120_000);
+    const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+    dashpub = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'warn' }, 120_000, execArgv);
     const admin = await buildContainer({ ...loadSettings({ SECRET_KEY: 'dashpub-test-secret-key' }), databaseUrl: database.url, redisUrl: null }, { role: 'cli', refreshWorkers: false });
     const user = await admin.container.get<AccountStore>(AccountStore).createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'free' });
     const token = (await mintAccessToken(admin.container, { userId: user.id, lock: { kind: 'personal' } })).access_token;

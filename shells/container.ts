@@ -124,7 +124,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     container.bind(DataSource).toConstantValue(dataSource);
     telemetry.observePool(() => poolStats(dataSource));
     container.bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
-    container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource));
+    container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource, { preparedStatements: settings.databaseUrl !== null }));
   }
   container.bind<ConnectionDirectory>(ConnectionDirectory).toService(ConnectionAccess);
 

@@ -22,6 +22,7 @@ import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
 import { DashboardVersionEntity } from './entities/dashboard-version.js';
+import { PlainReads } from './plain-reads.js';
 
 const toDashboard = (row: DashboardEntity): DashboardRecord => ({
   id: row.id,
@@ -185,8 +186,17 @@ class TypeormWrites extends TypeormReads implements DashboardWrites {
 
 @injectable()
 export class TypeormDashboardStore extends TypeormReads implements DashboardStore {
-  constructor(@inject(DataSource) private readonly dataSource: DataSource) {
+  private readonly reads: PlainReads;
+
+  /**
+   * `preparedStatements`: the hot reads (a listing page, a publish's first read) run as named prepared
+   * statements straight on the pool, parsed and planned once per connection (docs/decisions.md, "Hot
+   * path of the MCP endpoint"). Only for a PostgreSQL server of its own: the embedded database shares
+   * one session between all connections, where two connections' names would collide.
+   */
+  constructor(@inject(DataSource) private readonly dataSource: DataSource, options: { preparedStatements?: boolean } = {}) {
     super(dataSource.manager);
+    this.reads = new PlainReads(dataSource, options.preparedStatements ?? false);
   }
 
   async transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T> {
@@ -199,12 +209,12 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
 
   async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
     const [sql, params] = listSql(owner, query, false);
-    return (await this.dataSource.query<Record<string, unknown>[]>(sql, params)).map((row) => toListed(row).dashboard);
+    return (await this.reads.rows(sql, params)).map((row) => toListed(row).dashboard);
   }
 
   async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {
     const [sql, params] = listSql(owner, query, true);
-    return (await this.dataSource.query<Record<string, unknown>[]>(sql, params)).map(toListed);
+    return (await this.reads.rows(sql, params)).map(toListed);
   }
 
   /**
@@ -217,7 +227,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     // Each repeat means another publish to this slug landed; the bound only guards against a bug looping.
     for (let attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
       const [readSql, readParams] = publishReadSql(owner, slug);
-      const [row] = await this.dataSource.query<Record<string, unknown>[]>(readSql, readParams);
+      const [row] = await this.reads.rows(readSql, readParams);
       const { state, rowVersion } = toPublishState(row!);
       const { write, result } = decide(state);
       if (!write) return result;

@@ -9,7 +9,8 @@ describeAccountStoreContract('PostgreSQL', async () => {
   return { store: new TypeormAccountStore(dataSource), close };
 });
 
+// Prepared statements on, as `dashpub serve` on DATABASE_URL runs it; the PGlite suite covers them off.
 describeDashboardStoreContract('PostgreSQL', async () => {
   const { dataSource, close } = await openTestDatabase();
-  return { store: new TypeormDashboardStore(dataSource), close };
+  return { store: new TypeormDashboardStore(dataSource, { preparedStatements: true }), close };
 });

@@ -24,6 +24,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
   let ada: Principal;
   const original = pg.Client.prototype.query as Query;
   let statements: string[] | null = null;
+  let names: Array<string | undefined> = [];
 
   before(async () => {
     database = await createTestDatabase();
@@ -33,6 +34,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     (pg.Client.prototype as unknown as { query: Query }).query = function (this: unknown, ...args: unknown[]) {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
       statements?.push(String(text ?? args[0]).replace(/\s+/g, ' ').slice(0, 400));
+      if (statements) names.push((args[0] as { name?: string } | undefined)?.name);
       return original.apply(this, args);
     } as Query;
   });
@@ -46,6 +48,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
 
   async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
     statements = [];
+    names = [];
     try {
       const result = await work();
       return { result, statements };
@@ -75,6 +78,8 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     const page = await list({ limit: 10 });
     expect(page.result.count).to.equal(10);
     expect(page.statements, page.statements.join('\n')).to.have.length.at.most(2);
+    // On a PostgreSQL server of its own the page goes out as a named prepared statement, planned once per connection.
+    expect(names[page.statements.findIndex((s) => s.includes('FROM dashboards d'))]).to.match(/^dashpub_[0-9a-f]{24}$/);
     const tagged = await list({ tag: 'rare', limit: 2 });
     expect(tagged.result.dashboards.map((d) => d.slug)).to.deep.equal(['many-00', 'many-04']);
     expect(tagged.statements).to.have.length.at.most(2);

@@ -102,11 +102,12 @@ export interface SpawnedServer extends FullServer {
   exited: Promise<number | null>;
 }
 
-export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<SpawnedServer> {
+/** `execArgv`: Node options for the server process (the MCP benchmark's `--profile` passes `--cpu-prof`). */
+export async function spawnServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000, execArgv: string[] = []): Promise<SpawnedServer> {
   const port = await freePort();
   const childEnv = serverEnv(port, env);
   const settings = loadSettings(childEnv);
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [...execArgv, CLI, 'serve'], {
     env: { ...process.env, ...childEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
