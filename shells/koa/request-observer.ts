@@ -3,7 +3,7 @@ import type http from 'node:http';
 import type { Settings } from '../../application/ports/settings.js';
 import type { Telemetry } from '../../application/ports/telemetry.js';
 import { logContext, type Logger } from '../logger.js';
-import type { Surface } from './host-router.js';
+import { hostClassifier } from './host-router.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -36,13 +36,13 @@ export function observeRequests(handler: Handler, settings: Settings, telemetry:
   let draining = false;
   const trustProxy = settings.trustProxyHops > 0;
   const log = logger.child({ component: 'http' });
-  const surfaceOf = surfaceClassifier(settings);
+  const classify = hostClassifier(settings);
   const observed: Handler = (req, res) => {
     const offered = trustProxy ? req.headers['x-request-id'] : undefined;
     const reqId = typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     res.setHeader('x-request-id', reqId);
     if (draining) res.setHeader('connection', 'close');
-    const surface = surfaceOf(req.headers.host);
+    const surface = classify(req.headers.host).surface;
     const started = performance.now();
     inFlight++;
     // 'close' follows 'finish' on every response, and alone on one cut short.
@@ -67,19 +67,5 @@ export function observeRequests(handler: Handler, settings: Settings, telemetry:
     drain: () => {
       draining = true;
     },
-  };
-}
-
-/** host-router's classifyHost with the three hosts worked out once, for the per-request path. */
-function surfaceClassifier(settings: Settings): (host: string | undefined) => Surface {
-  const app = new URL(settings.appUrl).host.toLowerCase();
-  const api = new URL(settings.baseUrl).host.toLowerCase();
-  const suffix = `.${settings.dashboardDomain.toLowerCase()}`;
-  return (hostHeader) => {
-    const host = (hostHeader ?? '').toLowerCase();
-    if (host === app) return 'app';
-    if (host === api) return 'api';
-    if (host.length > suffix.length && host.endsWith(suffix) && /^[a-z0-9-]+$/.test(host.slice(0, -suffix.length))) return 'dashboards';
-    return 'api';
   };
 }
