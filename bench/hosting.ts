@@ -16,9 +16,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +29,7 @@ import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
+import { freePort, option, requireTool, writeSection } from './support.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -40,11 +40,6 @@ interface LoadResult {
 const HANDLE = 'ada';
 const SLUG = 'sales';
 const WARMUP_S = 2;
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
-};
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '32'));
@@ -86,23 +81,6 @@ async function runWorker(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- primary: set-up, load, report
-
-function requireTool(name: string): string {
-  const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
-  if (!found) throw new Error(`${name} is not installed: apt-get install -y ${name}`);
-  return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = http.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function fetchOnce(port: number, host: string, urlPath: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -241,20 +219,6 @@ async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-function writeSection(file: string, section: string): void {
-  const heading = '## Hosting';
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(`${heading}\n`);
-  let next: string;
-  if (start < 0) {
-    next = `${current.trimEnd()}\n\n${section}`;
-  } else {
-    const after = current.indexOf('\n## ', start + heading.length);
-    next = current.slice(0, start) + section + (after < 0 ? '' : current.slice(after + 1));
-  }
-  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
-}
-
 const median = (results: LoadResult[]): LoadResult => {
   const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -352,7 +316,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     `Every round (requests/s): nginx ${rounds(runs.nginx)}; ${cores} processes ${rounds(runs.perCore)}; 1 process ${rounds(runs.single)}. ` +
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`;
   process.stdout.write(`\n${section}\n`);
-  writeSection(path.resolve('docs/benchmarks.md'), section);
+  writeSection(path.resolve('docs/benchmarks.md'), '## Hosting', section);
   return { single, perCore, nginx: nginxResult };
 }
 

@@ -18,7 +18,7 @@
  * postgres://postgres@127.0.0.1:5432/test; a fresh `dashpub_test_bench_*` database is made and dropped)
  * and `wrk` (apt-get install -y wrk).
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +30,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { spawnServer } from '../test/support/server.js';
+import { option, requireTool } from './support.js';
 import { mintAccessToken } from '../test/support/tokens.js';
 
 interface LoadResult {
@@ -39,11 +40,6 @@ interface LoadResult {
   errors: number;
 }
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
-};
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '50'));
@@ -117,12 +113,6 @@ async function listenAndReport(server: http.Server): Promise<void> {
 }
 
 // ---------------------------------------------------------------- primary: set-up, load, report
-
-function requireTool(name: string): string {
-  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
-  if (!found) throw new Error(`${name} is not installed: apt-get install -y ${name}`);
-  return found;
-}
 
 function post(port: number, host: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-/** Helpers the publish and scale benchmarks share: tools, ports, percentiles, machine line, docs sections. */
+/** Helpers every benchmark shares: tools, ports, percentiles, machine line, docs sections. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
