@@ -88,12 +88,12 @@ export class PgTokenInvalidations implements TokenInvalidations {
     } catch (err) {
       // Logged once here; the handlers above ignore this client, which was never made current.
       this.logger.warn({ err, retryMs: this.retryMs }, 'token invalidation channel unavailable; verifying every token against the database');
-      await client.end().catch(() => {});
+      await client.end().catch(() => {}); // the failure is logged just above; ending a client that never connected has nothing to add
       this.retry();
       return;
     }
     if (this.closed) {
-      await client.end().catch(() => {});
+      await client.end().catch(() => {}); // closing down: this client was never made current and nothing waits on it
       return;
     }
     this.client = client;
@@ -112,7 +112,7 @@ export class PgTokenInvalidations implements TokenInvalidations {
     this.down();
     if (!this.closed) {
       this.logger.warn({ err: err ?? 'connection ended', retryMs: this.retryMs }, 'token invalidation channel lost; verifying every token against the database until it is back');
-      client.end().catch(() => {});
+      client.end().catch(() => {}); // the loss is logged just above; a new client replaces this one
       this.retry();
     }
   }

@@ -96,8 +96,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async consume(bucket: string, key: string, points: number, windowSeconds: number): Promise<boolean> {
     // Only the first connection attempt is worth waiting for; after that a missing Redis fails open at once.
-    // A first attempt that outlasts the wait is not an error here: the limiter below then fails open.
-    if (this.connecting) await this.within(this.firstAttempt, this.timeoutMs).catch(() => undefined);
+    if (this.connecting) await this.within(this.firstAttempt, this.timeoutMs).catch(() => undefined); // outlasting the wait is not an error: the limiter below then fails open and warns
     try {
       const res = await this.limiter(bucket, points, windowSeconds).consume(key);
       if (!this.insurance.answered.has(res)) this.recovered();
