@@ -37,15 +37,9 @@ type OperatorSettings = Pick<Settings, 'adminPort' | 'adminHost' | 'shutdownGrac
 /** ADMIN_PORT, ADMIN_HOST and SHUTDOWN_GRACE_SECONDS (docs: README "Running in production"). */
 function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
   const adminText = env.ADMIN_PORT?.trim() ?? '';
-  const adminPort = adminText === '' ? null : Number(adminText);
-  if (adminPort !== null && (!Number.isInteger(adminPort) || adminPort < 0 || adminPort > 65535)) {
-    throw new Error(`ADMIN_PORT must be a port number (got "${env.ADMIN_PORT}")`);
-  }
+  const adminPort = adminText === '' ? null : checkNumber('adminPort', Number(adminText), env.ADMIN_PORT);
   const graceText = env.SHUTDOWN_GRACE_SECONDS?.trim() ?? '';
-  const grace = graceText === '' ? 10 : Number(graceText);
-  if (!Number.isFinite(grace) || grace < 0 || grace > 3600) {
-    throw new Error(`SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600 (got "${env.SHUTDOWN_GRACE_SECONDS}")`);
-  }
+  const grace = graceText === '' ? 10 : checkNumber('shutdownGraceSeconds', Number(graceText), env.SHUTDOWN_GRACE_SECONDS);
   return { adminPort, adminHost: env.ADMIN_HOST?.trim() || '127.0.0.1', shutdownGraceSeconds: grace };
 }
 
@@ -83,9 +77,7 @@ function refreshBudget(value: string | undefined): number {
 function poolSize(value: string | undefined): number {
   const text = value?.trim() ?? '';
   if (text === '') return 20;
-  const size = Number(text);
-  if (!Number.isInteger(size) || size < 1 || size > 500) throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500 (got "${value}")`);
-  return size;
+  return checkNumber('databasePoolSize', Number(text), value);
 }
 
 /** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */

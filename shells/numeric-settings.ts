@@ -1,8 +1,11 @@
-import { IsInt, Max, Min, validateSync } from 'class-validator';
+import { IsInt, IsNumber, Max, Min, validateSync } from 'class-validator';
 
 const PORT = 'PORT must be a port number';
 const TRUST_PROXY = 'TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10';
 const REFRESH_BUDGET = 'REFRESH_BUDGET_PER_HOUR must be a positive integer';
+const ADMIN_PORT = 'ADMIN_PORT must be a port number';
+const SHUTDOWN_GRACE = 'SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600';
+const POOL_SIZE = 'DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500';
 
 /**
  * The ranges of the numeric settings, declared once. Each field's message is the operator-facing refusal;
@@ -22,6 +25,21 @@ export class NumericSettings {
   @IsInt({ message: REFRESH_BUDGET })
   @Min(1, { message: REFRESH_BUDGET })
   refreshBudgetPerHour = 1;
+
+  @IsInt({ message: ADMIN_PORT })
+  @Min(0, { message: ADMIN_PORT })
+  @Max(65535, { message: ADMIN_PORT })
+  adminPort = 0;
+
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: SHUTDOWN_GRACE })
+  @Min(0, { message: SHUTDOWN_GRACE })
+  @Max(3600, { message: SHUTDOWN_GRACE })
+  shutdownGraceSeconds = 0;
+
+  @IsInt({ message: POOL_SIZE })
+  @Min(1, { message: POOL_SIZE })
+  @Max(500, { message: POOL_SIZE })
+  databasePoolSize = 1;
 }
 
 type Numbers = { [K in keyof NumericSettings]: NumericSettings[K] };
