@@ -74,6 +74,18 @@ async function runServer(): Promise<void> {
   const app = await buildContainer(settings, { role: 'server', refreshWorkers: false });
   const server = await startServer(settings, { container: app });
   process.send?.('ready');
+  if (process.env.BENCH_TRACE) {
+    const { monitorEventLoopDelay, PerformanceObserver } = await import('node:perf_hooks');
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const gcs: number[] = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) gcs.push(e.duration); }).observe({ entryTypes: ['gc'] });
+    setInterval(() => {
+      gcs.sort((a, b) => b - a);
+      process.stderr.write(`trace: loop delay p50 ${(delay.percentile(50) / 1e6).toFixed(1)} p99 ${(delay.percentile(99) / 1e6).toFixed(1)} max ${(delay.max / 1e6).toFixed(1)} ms; gc n=${gcs.length} total ${gcs.reduce((a, b) => a + b, 0).toFixed(0)} ms top ${gcs.slice(0, 5).map((g) => g.toFixed(1)).join(',')}; cpu ${JSON.stringify(process.cpuUsage())}\n`);
+      delay.reset(); gcs.length = 0;
+    }, 5000).unref();
+  }
   process.on('disconnect', () => {
     void server.close().finally(() => process.exit(0));
   });
@@ -291,7 +303,7 @@ async function main(): Promise<void> {
       rounds.push({ dashpub: ours, pgbench: base, own });
       process.stdout.write(
         `round ${round + 1}/${ROUNDS}: publish ${fmt(ours.perSecond, 0)} req/s p50 ${fmt(ours.p50Ms)} p99 ${fmt(ours.p99Ms)} ms (errors ${ours.errors}); ` +
-          `pgbench ${fmt(base.perSecond, 0)} tps p50 ${fmt(base.p50Ms)} p99 ${fmt(base.p99Ms)} ms; dashpub's statements ${fmt(own.perSecond, 0)} tps\n`,
+          `pgbench ${fmt(base.perSecond, 0)} tps p50 ${fmt(base.p50Ms)} p99 ${fmt(base.p99Ms)} ms; dashpub's statements ${fmt(own.perSecond, 0)} tps p50 ${fmt(own.p50Ms)} p99 ${fmt(own.p99Ms)} ms\n`,
       );
     }
     await server.stop();

@@ -4,9 +4,9 @@ import Koa from 'koa';
 import type { Container } from 'inversify';
 import type { Settings } from '../../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../container.js';
-import { hostRouter, type SurfaceHandlers } from './host-router.js';
+import { hostClassifier, hostRouter, type SurfaceHandlers } from './host-router.js';
 import { createApiSurface } from './api/api-surface.js';
-import { createMcpEndpoint } from './mcp/endpoint.js';
+import { createMcpHandler, mcpFront, mcpMiddleware, type McpHandler } from './mcp/endpoint.js';
 import { defaultPrompts } from './mcp/prompts.js';
 import { dashboardTools } from './mcp/tools/dashboard-tools.js';
 import { accountTools } from './mcp/tools/account-tools.js';
@@ -41,21 +41,10 @@ export interface RunningServer {
 }
 
 /** The three surfaces behind one Koa app, routed by Host (docs/architecture.md, "Layers"). */
-export function createKoaApp(container: Container, settings: Settings, logger: Logger = createLogger(settings)): Koa {
+export function createKoaApp(container: Container, settings: Settings, logger: Logger = createLogger(settings), mcp: McpHandler = mcpHandlerFrom(container, settings, logger)): Koa {
   const koa = new Koa(koaOptions(settings));
-  const mcp = createMcpEndpoint({
-    settings,
-    verifier: container.get<TokenVerifier>(TokenVerifier),
-    tools: [...dashboardTools(container), ...accountTools(container), ...connectionTools(container), ...refreshTools(container)],
-    prompts: defaultPrompts(settings),
-    resources: dashboardResourceSource(container, settings.serviceName),
-    rateLimiter: container.get<RateLimiter>(RateLimiter),
-    logger,
-    telemetry: container.get<Telemetry>(Telemetry),
-    isUnavailable: isDatabaseUnavailable,
-  });
   const surfaces: SurfaceHandlers = {
-    api: createApiSurface({ mcp, extra: createOAuthRoutes(container, settings, { logger }) }),
+    api: createApiSurface({ mcp: mcpMiddleware(mcp), extra: createOAuthRoutes(container, settings, { logger }) }),
     app: createAppSurface(container, settings, { extra: appRoutes(container, settings), logger }),
     dashboards: dashboardsSurfaceFrom(container, (err) => logger.error({ err }, 'dashboards host failed')),
   };
@@ -67,6 +56,21 @@ export function createKoaApp(container: Container, settings: Settings, logger: L
     logger.error({ err, surface: ctx?.state.surface, path: ctx?.path }, 'request failed');
   });
   return koa;
+}
+
+/** The MCP endpoint with the service's tools, prompts and resources. */
+export function mcpHandlerFrom(container: Container, settings: Settings, logger: Logger): McpHandler {
+  return createMcpHandler({
+    settings,
+    verifier: container.get<TokenVerifier>(TokenVerifier),
+    tools: [...dashboardTools(container), ...accountTools(container), ...connectionTools(container), ...refreshTools(container)],
+    prompts: defaultPrompts(settings),
+    resources: dashboardResourceSource(container, settings.serviceName),
+    rateLimiter: container.get<RateLimiter>(RateLimiter),
+    logger,
+    telemetry: container.get<Telemetry>(Telemetry),
+    isUnavailable: isDatabaseUnavailable,
+  });
 }
 
 /** The app host's routes beyond sign-in and consent: the private-dashboard viewer round trip, connections, /connect and dashboards. */
@@ -81,14 +85,20 @@ function appRoutes(container: Container, settings: Settings): Koa.Middleware {
 export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {
   const app = options.container ?? (await buildContainer(settings, { role: 'server' }));
   const logger = app.logger;
-  const koa = createKoaApp(app.container, settings, logger);
+  const mcp = mcpHandlerFrom(app.container, settings, logger);
+  const koa = createKoaApp(app.container, settings, logger, mcp);
   const callback = koa.callback();
-  // Public dashboard files are answered before Koa when possible (see fast-path.ts); anything else,
-  // or anything the fast path is unsure of, goes through the full app.
+  // Public dashboard files are answered before Koa when possible (see fast-path.ts), and so is the MCP
+  // endpoint on the API host (one handler, two fronts sending the same bytes: endpoint.ts); anything
+  // else, or anything the fast path is unsure of, goes through the full app.
   const fastPath = dashboardsFastPathFrom(app.container);
+  const classify = hostClassifier(settings);
+  const mcpDirect = mcpFront(mcp, (err, path) => logger.error({ err, surface: 'api', path }, 'request failed'));
   const observed = observeRequests(
     (req, res) => {
-      if (!fastPath(req, res)) void callback(req, res);
+      if (fastPath(req, res)) return;
+      if (classify(req.headers.host).surface === 'api' && mcpDirect(req, res)) return;
+      void callback(req, res);
     },
     settings,
     app.telemetry,

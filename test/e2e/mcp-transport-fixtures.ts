@@ -2,15 +2,16 @@
  * Test doubles for the MCP endpoint suites: a token verifier, stub tools and a stub resource source.
  * They exercise the transport and the registry without the dashboard use cases.
  */
+import Koa from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import type { RateLimiter } from '../../application/ports/rate-limiter.js';
 import type { Settings } from '../../application/ports/settings.js';
 import type { Principal, TokenVerifier } from '../../application/ports/token-verifier.js';
 import { createApiSurface } from '../../shells/koa/api/api-surface.js';
-import { createMcpEndpoint, type McpLogger } from '../../shells/koa/mcp/endpoint.js';
+import { createMcpHandler, mcpFront, mcpMiddleware, type McpLogger } from '../../shells/koa/mcp/endpoint.js';
 import type { ResourceSource } from '../../shells/koa/mcp/resources.js';
 import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
-import { listen, type Listening } from '../support/server.js';
+import { listen, listenOn, type Listening } from '../support/server.js';
 import { loadSettings } from '../../shells/config.js';
 import { aPrincipal } from '../support/mothers.js';
 
@@ -187,18 +188,23 @@ export interface McpTestServer extends Listening {
   logger: RecordingLogger;
 }
 
+/** How a request reaches the endpoint: through the Koa API surface, or on node:http ahead of it as the server does. */
+export type McpFront = 'koa' | 'node';
+export const MCP_FRONTS: readonly McpFront[] = ['koa', 'node'];
+
 /** The API surface with the MCP endpoint over the doubles, served on 127.0.0.1. */
 export async function startMcpTestServer(options: {
   rateLimiter: RateLimiter;
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
   extraTools?: ToolDefinition[];
+  front?: McpFront;
 }): Promise<McpTestServer> {
   const settings = loadSettings({ PORT: '8787', ...options.env });
   const verifier = new FakeTokenVerifier();
   const { tools, runs } = stubTools();
   const logger = new RecordingLogger();
-  const mcp = createMcpEndpoint({
+  const mcp = createMcpHandler({
     settings,
     verifier,
     tools: [...tools, ...(options.extraTools ?? [])],
@@ -211,6 +217,14 @@ export async function startMcpTestServer(options: {
     if (ctx.path !== '/extra-route') return next();
     ctx.body = 'extra';
   };
-  const server = await listen(createApiSurface({ mcp, extra }));
+  const surface = createApiSurface({ mcp: mcpMiddleware(mcp), extra });
+  let server: Listening;
+  if (options.front === 'node') {
+    const callback = new Koa().use(surface).callback();
+    const direct = mcpFront(mcp, (err) => logger.error({ err }, 'request failed'));
+    server = await listenOn((req, res) => {
+      if (!direct(req, res)) void callback(req, res);
+    });
+  } else server = await listen(surface);
   return { ...server, settings, verifier, runs, logger };
 }

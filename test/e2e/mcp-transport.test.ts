@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { postMcp, request } from '../support/http.js';
-import { startMcpTestServer, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
+import { MCP_FRONTS, startMcpTestServer, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
 
 const clock = { now: () => new Date() };
 
-describe('MCP endpoint over HTTP', () => {
+for (const front of MCP_FRONTS) describe(`MCP endpoint over HTTP (${front} front)`, () => {
   let server: McpTestServer;
   before(async () => {
-    server = await startMcpTestServer({ rateLimiter: new MemoryRateLimiter(clock) });
+    server = await startMcpTestServer({ rateLimiter: new MemoryRateLimiter(clock), front });
   });
   after(async () => {
     await server.close();

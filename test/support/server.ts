@@ -33,7 +33,12 @@ export function freePort(): Promise<number> {
 /** Serves one Koa middleware (or app) on 127.0.0.1 and a free port. */
 export async function listen(handler: Koa.Middleware | Koa): Promise<Listening> {
   const app = handler instanceof Koa ? handler : new Koa().use(handler);
-  const server = http.createServer(app.callback());
+  return listenOn(app.callback());
+}
+
+/** A plain node:http request listener on a free port of 127.0.0.1. */
+export async function listenOn(listener: http.RequestListener): Promise<Listening> {
+  const server = http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

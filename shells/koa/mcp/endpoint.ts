@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
 import type { Settings } from '../../../application/ports/settings.js';
@@ -50,16 +51,31 @@ const BATCH_OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const BATCH_CLOSE = Buffer.from(']');
 
+/** One answer of the endpoint, framework-free: status, headers in the order sent, body (null: none). */
+export interface McpAnswer {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer | string | null;
+}
+
+/** Answers one request already known to be for /mcp or /mcp/; reads the body itself. */
+export type McpHandler = (req: IncomingMessage) => Promise<McpAnswer>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * POST /mcp and /mcp/: stateless JSON-RPC over HTTP, always answered with
- * application/json even when the client also accepts text/event-stream. Other paths fall through to
- * `next` (the API surface answers 404).
+ * application/json even when the client also accepts text/event-stream.
  *
  * Order of checks: method (405) → bearer token (401, or 503 when the verifier itself fails: authorization
  * fails closed without sending the client into a needless sign-in) → body (400 Parse error). Auth comes
  * before parsing so nothing about the endpoint is answered to an anonymous caller but the sign-in hint.
+ *
+ * The answer is plain data so that two fronts send the same bytes: the Koa middleware below (the API
+ * surface of `createKoaApp`) and `writeMcpAnswer` straight on node:http, which the server uses ahead of
+ * Koa for these two paths (docs/decisions.md, "MCP endpoint in front of Koa").
  */
-export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
+export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const { settings, verifier, logger } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
@@ -108,79 +124,16 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
     }
   }
 
-  const send = (ctx: Koa.Context, status: number, text: string | Buffer) => {
-    ctx.status = status;
-    ctx.set('cache-control', 'no-store');
-    ctx.type = 'application/json';
-    ctx.body = text;
-  };
-  const json = (ctx: Koa.Context, status: number, body: unknown) => send(ctx, status, JSON.stringify(body));
+  const send = (status: number, body: string | Buffer, extra: Array<[string, string]> = []): McpAnswer => ({
+    status,
+    headers: [...extra, ['cache-control', 'no-store'], ['Content-Type', JSON_TYPE]],
+    body,
+  });
+  const json = (status: number, body: unknown, extra?: Array<[string, string]>) => send(status, JSON.stringify(body), extra);
 
-  return async (ctx, next) => {
-    if (!MCP_PATHS.has(ctx.path)) return next();
-
-    if (ctx.method !== 'POST') {
-      ctx.status = 405;
-      ctx.set('allow', 'POST');
-      ctx.type = 'text/plain';
-      ctx.body = 'Method Not Allowed';
-      return;
-    }
-
-    const principal = await authenticate(ctx);
-    if (!principal) return;
-
-    let text: string;
-    try {
-      text = await readBody(ctx.req, maxBodyBytes);
-    } catch (err) {
-      if (!(err instanceof BodyTooLarge)) throw err;
-      ctx.set('connection', 'close');
-      return json(ctx, 413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`));
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-      text = ''; // the parsed copy is all that is needed from here on
-    } catch {
-      return json(ctx, 400, errorResponse(null, PARSE_ERROR, 'Parse error'));
-    }
-
-    if (Array.isArray(body)) {
-      if (body.length === 0) return json(ctx, 400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
-      // Members run concurrently; the reply keeps the request order and leaves notifications out.
-      const replies = (await Promise.all(body.map((member) => answer(principal, classify(member))))).filter(
-        (reply): reply is Reply => reply !== null,
-      );
-      if (replies.length === 0) {
-        ctx.status = 204;
-        return;
-      }
-      const parts: Buffer[] = [];
-      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, serialize(reply));
-      parts.push(BATCH_CLOSE);
-      return send(ctx, 200, Buffer.concat(parts));
-    }
-
-    const incoming = classify(body);
-    const reply = await answer(principal, incoming);
-    if (!reply) {
-      // 202 with no body: what the streamable HTTP transport expects for a lone notification.
-      ctx.status = 202;
-      ctx.body = '';
-      ctx.remove('content-type');
-      return;
-    }
-    send(ctx, incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Buffer.isBuffer(reply) ? reply : JSON.stringify(reply));
-  };
-
-  async function authenticate(ctx: Koa.Context): Promise<Principal | null> {
-    const refuse = (description: string) => {
-      ctx.set('www-authenticate', wwwAuthenticate);
-      json(ctx, 401, { error: 'invalid_token', error_description: description });
-      return null;
-    };
-    const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(ctx.get('authorization'));
+  async function authenticate(req: IncomingMessage): Promise<Principal | McpAnswer> {
+    const refuse = (description: string) => json(401, { error: 'invalid_token', error_description: description }, [['www-authenticate', wwwAuthenticate]]);
+    const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(req.headers.authorization ?? '');
     if (!match) {
       counted('missing');
       return refuse('a bearer access token is required; sign in through the OAuth flow this header points at');
@@ -192,9 +145,112 @@ export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
     } catch (err) {
       counted('error');
       logger?.error({ err }, 'token verification failed; refusing the request');
-      ctx.set('retry-after', '5');
-      json(ctx, 503, { error: 'temporarily_unavailable', error_description: 'authorization is temporarily unavailable; retry shortly' });
-      return null;
+      return json(503, { error: 'temporarily_unavailable', error_description: 'authorization is temporarily unavailable; retry shortly' }, [['retry-after', '5']]);
     }
   }
+
+  return async (req) => {
+    if (req.method !== 'POST') {
+      return { status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' };
+    }
+
+    const principal = await authenticate(req);
+    if ('status' in principal) return principal;
+
+    let text: string;
+    try {
+      text = await readBody(req, maxBodyBytes);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`), [['connection', 'close']]);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+      text = ''; // the parsed copy is all that is needed from here on
+    } catch {
+      return json(400, errorResponse(null, PARSE_ERROR, 'Parse error'));
+    }
+
+    if (Array.isArray(body)) {
+      if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
+      // Members run concurrently; the reply keeps the request order and leaves notifications out.
+      const replies = (await Promise.all(body.map((member) => answer(principal, classify(member))))).filter(
+        (reply): reply is Reply => reply !== null,
+      );
+      if (replies.length === 0) return { status: 204, headers: [], body: null };
+      const parts: Buffer[] = [];
+      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, serialize(reply));
+      parts.push(BATCH_CLOSE);
+      return send(200, Buffer.concat(parts));
+    }
+
+    const incoming = classify(body);
+    const reply = await answer(principal, incoming);
+    // 202 with no body: what the streamable HTTP transport expects for a lone notification.
+    if (!reply) return { status: 202, headers: [], body: null };
+    return send(incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Buffer.isBuffer(reply) ? reply : JSON.stringify(reply));
+  };
+}
+
+/** The endpoint as Koa middleware: answers /mcp and /mcp/, passes other paths to `next` (the API surface answers 404). */
+export function mcpMiddleware(handler: McpHandler): Koa.Middleware {
+  return async (ctx, next) => {
+    if (!MCP_PATHS.has(ctx.path)) return next();
+    const { status, headers, body } = await handler(ctx.req);
+    ctx.status = status;
+    for (const [name, value] of headers) ctx.set(name, value);
+    // Koa writes Content-Length for a body and, with none, sends 202 as an empty body and 204 bare.
+    if (body !== null) ctx.body = body;
+    else if (status !== 204) {
+      ctx.body = '';
+      ctx.remove('content-type');
+    }
+  };
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
+  return mcpMiddleware(createMcpHandler(options));
+}
+
+/** Whether a request's path (its URL without the query) is the endpoint's. */
+export function isMcpPath(url: string | undefined): boolean {
+  const value = url ?? '/';
+  const query = value.indexOf('?');
+  return MCP_PATHS.has(query < 0 ? value : value.slice(0, query));
+}
+
+/**
+ * Writes an answer on node:http with the bytes Koa's middleware above sends: the same header names in
+ * the same order, Content-Length last, none for 204 (HEAD bodies are left out by node:http as by Koa).
+ */
+export function writeMcpAnswer(res: ServerResponse, { status, headers, body }: McpAnswer): void {
+  const list: string[] = [];
+  for (const [name, value] of headers) list.push(name, value);
+  if (body !== null) list.push('Content-Length', String(Buffer.byteLength(body)));
+  else if (status !== 204) list.push('Content-Length', '0');
+  res.writeHead(status, list);
+  res.end(body ?? undefined);
+}
+
+/**
+ * The endpoint on node:http: answers and returns true for /mcp and /mcp/, else returns false having
+ * touched nothing. A failure is answered as Koa answers one (its headers dropped, 500 with Koa's text)
+ * and reported once through `failed`, as the Koa app's error event reports its own.
+ */
+export function mcpFront(handler: McpHandler, failed: (err: unknown, path: string) => void): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (!isMcpPath(req.url)) return false;
+    handler(req).then(
+      (answer) => writeMcpAnswer(res, answer),
+      (err: unknown) => {
+        failed(err, (req.url ?? '').split('?', 1)[0]!);
+        if (res.headersSent || !res.writable) return;
+        for (const name of res.getHeaderNames()) res.removeHeader(name);
+        res.writeHead(500, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', '21']);
+        res.end('Internal Server Error');
+      },
+    );
+    return true;
+  };
 }
