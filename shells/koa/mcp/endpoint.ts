@@ -51,11 +51,14 @@ const BATCH_OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const BATCH_CLOSE = Buffer.from(']');
 
-/** One answer of the endpoint, framework-free: status, headers in the order sent, body (null: none). */
+/**
+ * One answer of the endpoint, framework-free: status, headers in the order sent, body (null: none). A
+ * body in pieces (a fixed answer's shared bytes after its id) is sent without being copied into one.
+ */
 export interface McpAnswer {
   status: number;
   headers: Array<[string, string]>;
-  body: Buffer | string | null;
+  body: Buffer | string | readonly Buffer[] | null;
 }
 
 /** Answers one request already known to be for /mcp or /mcp/; reads the body itself. */
@@ -85,11 +88,11 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
 
   /**
-   * A reply, or its bytes as JSON.stringify would write it (fixed answers: the result was serialised
-   * once at start-up, only the id is written per request).
+   * A reply, or its bytes as JSON.stringify would write them, in pieces (fixed answers: the result was
+   * serialised once at start-up, only the id is written per request).
    */
-  type Reply = JsonRpcResponse | Buffer;
-  const serialize = (reply: Reply) => (Buffer.isBuffer(reply) ? reply : Buffer.from(JSON.stringify(reply)));
+  type Reply = JsonRpcResponse | readonly Buffer[];
+  const pieces = (reply: Reply): readonly Buffer[] => (Array.isArray(reply) ? reply : [Buffer.from(JSON.stringify(reply))]);
 
   async function answer(principal: Principal, incoming: Incoming): Promise<Reply | null> {
     switch (incoming.kind) {
@@ -108,7 +111,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
         return null;
       case 'request': {
         const tail = methods.fixedReplyTail(incoming.method, incoming.params);
-        if (tail !== undefined) return Buffer.concat([REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), tail]);
+        if (tail !== undefined) return [REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), tail];
         try {
           return resultResponse(incoming.id, await methods.handle(principal, incoming.method, incoming.params));
         } catch (err) {
@@ -124,7 +127,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
     }
   }
 
-  const send = (status: number, body: string | Buffer, extra: Array<[string, string]> = []): McpAnswer => ({
+  const send = (status: number, body: McpAnswer['body'] & {}, extra: Array<[string, string]> = []): McpAnswer => ({
     status,
     headers: [...extra, ['cache-control', 'no-store'], ['Content-Type', JSON_TYPE]],
     body,
@@ -180,16 +183,16 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       );
       if (replies.length === 0) return { status: 204, headers: [], body: null };
       const parts: Buffer[] = [];
-      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, serialize(reply));
+      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...pieces(reply));
       parts.push(BATCH_CLOSE);
-      return send(200, Buffer.concat(parts));
+      return send(200, parts);
     }
 
     const incoming = classify(body);
     const reply = await answer(principal, incoming);
     // 202 with no body: what the streamable HTTP transport expects for a lone notification.
     if (!reply) return { status: 202, headers: [], body: null };
-    return send(incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Buffer.isBuffer(reply) ? reply : JSON.stringify(reply));
+    return send(incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Array.isArray(reply) ? reply : JSON.stringify(reply));
   };
 }
 
@@ -201,7 +204,7 @@ export function mcpMiddleware(handler: McpHandler): Koa.Middleware {
     ctx.status = status;
     for (const [name, value] of headers) ctx.set(name, value);
     // Koa writes Content-Length for a body and, with none, sends 202 as an empty body and 204 bare.
-    if (body !== null) ctx.body = body;
+    if (body !== null) ctx.body = Array.isArray(body) ? Buffer.concat(body) : body;
     else if (status !== 204) {
       ctx.body = '';
       ctx.remove('content-type');
@@ -227,10 +230,16 @@ export function isMcpPath(url: string | undefined): boolean {
 export function writeMcpAnswer(res: ServerResponse, { status, headers, body }: McpAnswer): void {
   const list: string[] = [];
   for (const [name, value] of headers) list.push(name, value);
-  if (body !== null) list.push('Content-Length', String(Buffer.byteLength(body)));
-  else if (status !== 204) list.push('Content-Length', '0');
+  const chunks: ReadonlyArray<Buffer | string> = body === null ? [] : Array.isArray(body) ? body : [body as Buffer | string];
+  let length = 0;
+  for (const chunk of chunks) length += Buffer.byteLength(chunk);
+  if (body !== null || status !== 204) list.push('Content-Length', String(length));
+  // Corked, the head and every piece leave in one write to the socket.
+  res.cork();
   res.writeHead(status, list);
-  res.end(body ?? undefined);
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+  res.uncork();
 }
 
 /**
