@@ -353,6 +353,16 @@ export function isRefreshable(spec: DashboardSpec): boolean {
   return queryIds(spec).length > 0;
 }
 
+/**
+ * The same question on a spec as a version stores it, without parsing it again: any non-empty `queries`
+ * object. What a dashboard's `refreshable` answers.
+ */
+export function isRefreshableSpec(spec: unknown): boolean {
+  if (spec === null || typeof spec !== 'object') return false;
+  const queries = (spec as { queries?: unknown }).queries;
+  return queries !== null && typeof queries === 'object' && Object.keys(queries).length > 0;
+}
+
 export function queryIds(spec: DashboardSpec): string[] {
   return Object.keys(spec.queries ?? {});
 }

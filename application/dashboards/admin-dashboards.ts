@@ -2,21 +2,14 @@ import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
 import { ownerOf, type Target } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
-import { DashboardStore } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
+import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { resolveOperatorTarget } from './operator-target.js';
 import { listAllDashboards } from './lookup.js';
-import { canonicalUrl } from '../../domain/urls.js';
-import { subdomainOf } from '../../domain/scope.js';
 
+/** One dashboard of the operator's listing, with the owner (user or workspace) it belongs to. */
 export interface AdminDashboardRow {
-  owner: string;
-  kind: 'personal' | 'workspace';
-  slug: string;
-  name: string;
-  visibility: string;
-  url: string;
-  updated_at: string;
+  target: Target;
+  dashboard: DashboardRecord;
 }
 
 /** The operator's view of dashboards (CLI `dashboard list`), across owners. */
@@ -25,7 +18,6 @@ export class AdminDashboards {
   constructor(
     @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(DashboardStore) private readonly store: DashboardStore,
-    @inject(Settings) private readonly settings: Settings,
   ) {}
 
   async list(filter: { owner?: string; workspace?: string }): Promise<AdminDashboardRow[]> {
@@ -33,17 +25,7 @@ export class AdminDashboards {
     const targets = await this.targets(filter);
     const rows: AdminDashboardRow[] = [];
     for (const target of targets) {
-      for (const d of await listAllDashboards(this.store, ownerOf(target))) {
-        rows.push({
-          owner: subdomainOf(target),
-          kind: target.kind,
-          slug: d.slug,
-          name: d.name,
-          visibility: d.visibility,
-          url: canonicalUrl(this.settings, subdomainOf(target), d.slug),
-          updated_at: d.updatedAt.toISOString(),
-        });
-      }
+      for (const dashboard of await listAllDashboards(this.store, ownerOf(target))) rows.push({ target, dashboard });
     }
     return rows;
   }

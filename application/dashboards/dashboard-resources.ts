@@ -5,11 +5,9 @@ import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
 import type { Target } from '../../domain/scope.js';
-import { subdomainOf } from '../../domain/scope.js';
-import { ListDashboards } from './list-dashboards.js';
+import { ListDashboards, type DashboardPage } from './list-dashboards.js';
 import { loadDashboard } from './lookup.js';
 import { pickFilename, readBody, type BodyView } from './get-dashboard.js';
-import type { DashboardView } from './views.js';
 
 /**
  * The MCP resource surface over dashboards: the same listing as list_dashboards, and a read that
@@ -24,9 +22,8 @@ export class DashboardResources {
     @inject(ServedFiles) private readonly served: ServedFiles,
   ) {}
 
-  async list(principal: Principal, cursor: string | undefined): Promise<{ dashboards: DashboardView[]; nextCursor: string | null; owner: string }> {
-    const page = await this.listing.execute(principal, { cursor });
-    return { dashboards: page.dashboards, nextCursor: page.next_cursor, owner: subdomainOf(page.target) };
+  async list(principal: Principal, cursor: string | undefined): Promise<DashboardPage> {
+    return this.listing.execute(principal, { cursor });
   }
 
   async read(principal: Principal, handle: string, slug: string): Promise<{ body: BodyView; contentType: string; dashboard: string }> {

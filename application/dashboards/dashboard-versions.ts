@@ -3,21 +3,41 @@ import { checkNamedVersionRoom, parseVersionName, VERSIONS_LISTED } from '../../
 import { validateVersionId } from '../../domain/ids.js';
 import { validateSlug } from '../../domain/names.js';
 import { DomainError, invalid } from '../../domain/errors.js';
-import { ownerOf, subdomainOf } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
+import { ownerOf, type Target } from '../../domain/scope.js';
 import { Clock } from '../ports/clock.js';
-import { DashboardStore, type DashboardReads } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
+import { DashboardStore, type DashboardReads, type DashboardRecord, type VersionRecord } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
 import { commitNewVersion, pruneSnapshots } from './versioning.js';
-import { dashboardView, versionView, type DashboardView, type VersionView } from './views.js';
 import { parseIncludeBody, pickFilename, readBody, type BodyRequest, type BodyView } from './get-dashboard.js';
 
 /** One version of a dashboard, as a versions tool names it. */
 export interface VersionRef extends DashboardRef {
   version_id: string;
+}
+
+/** A dashboard's snapshots: every version but the current one, newest first. */
+export interface VersionList {
+  target: Target;
+  dashboard: DashboardRecord;
+  versions: VersionRecord[];
+}
+
+/** One version of a dashboard (named or unnamed as it now is), with a file's body when asked for. */
+export interface VersionFound {
+  target: Target;
+  dashboard: DashboardRecord;
+  version: VersionRecord;
+  body: BodyView | null;
+}
+
+/** A restore: the dashboard with its new current version, and the version whose content it copied. */
+export interface VersionRestored {
+  target: Target;
+  dashboard: DashboardRecord;
+  current: VersionRecord;
+  restoredFrom: string;
 }
 
 const versionNotFound = (slug: string, id: string) =>
@@ -35,25 +55,22 @@ export class DashboardVersions {
   constructor(
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
   /** Snapshots (every version but the current one), newest first, at most 50. */
-  async list(principal: Principal, ref: DashboardRef): Promise<{ slug: string; url: string; current_version_id: string; count: number; versions: VersionView[] }> {
+  async list(principal: Principal, ref: DashboardRef): Promise<VersionList> {
     const target = await this.scopes.resolve(principal, ref.workspace);
     const slug = validateSlug(ref.slug);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const snapshots = (await this.store.listVersions(loaded.dashboard.id))
       .filter((v) => v.id !== loaded.dashboard.currentVersionId)
-      .slice(0, VERSIONS_LISTED)
-      .map((v) => versionView(v, loaded.dashboard.currentVersionId));
-    const view = dashboardView(this.settings, target, loaded.dashboard, loaded.current);
-    return { slug: loaded.dashboard.slug, url: view.url, current_version_id: loaded.dashboard.currentVersionId, count: snapshots.length, versions: snapshots };
+      .slice(0, VERSIONS_LISTED);
+    return { target, dashboard: loaded.dashboard, versions: snapshots };
   }
 
   /** The body is included unless `include_body` is false. */
-  async get(principal: Principal, query: VersionRef & BodyRequest): Promise<{ slug: string; url: string; version: VersionView; body: BodyView | null }> {
+  async get(principal: Principal, query: VersionRef & BodyRequest): Promise<VersionFound> {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
     const versionId = validateVersionId(query.version_id);
@@ -61,15 +78,15 @@ export class DashboardVersions {
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const version = await findVersion(this.store, loaded, slug, versionId);
     return {
-      slug: loaded.dashboard.slug,
-      url: canonicalUrl(this.settings, subdomainOf(target), loaded.dashboard.slug),
-      version: versionView(version, loaded.dashboard.currentVersionId),
+      target,
+      dashboard: loaded.dashboard,
+      version,
       body: includeBody ? await readBody(this.store, version.files, pickFilename(query.filename, version.files)) : null,
     };
   }
 
   /** Names (protects from the prune) or, with null, unnames a version. */
-  async name(principal: Principal, command: VersionRef & { name: string | null }): Promise<{ slug: string; url: string; version: VersionView }> {
+  async name(principal: Principal, command: VersionRef & { name: string | null }): Promise<Omit<VersionFound, 'body'>> {
     const target = await this.scopes.resolve(principal, command.workspace);
     const slug = validateSlug(command.slug);
     const versionId = validateVersionId(command.version_id);
@@ -85,12 +102,12 @@ export class DashboardVersions {
       if (name === null) {
         await pruneSnapshots(tx, loaded.dashboard.id, loaded.dashboard.currentVersionId, versions.map((v) => (v.id === version.id ? { ...v, name } : v)));
       }
-      return { slug, url: canonicalUrl(this.settings, subdomainOf(target), slug), version: versionView({ ...version, name }, loaded.dashboard.currentVersionId) };
+      return { target, dashboard: loaded.dashboard, version: { ...version, name } };
     });
   }
 
   /** Makes an earlier version's content the new current version; the replaced state becomes a snapshot. */
-  async restore(principal: Principal, ref: VersionRef): Promise<{ dashboard: DashboardView; restored_from: string; version_id: string }> {
+  async restore(principal: Principal, ref: VersionRef): Promise<VersionRestored> {
     const target = await this.scopes.resolve(principal, ref.workspace);
     const slug = validateSlug(ref.slug);
     const versionId = validateVersionId(ref.version_id);
@@ -103,11 +120,7 @@ export class DashboardVersions {
       const now = this.clock.now();
       const dashboard = { ...loaded.dashboard, updatedAt: now };
       const version = await commitNewVersion(tx, dashboard, false, { files: source.files, spec: source.spec, createdBy: principal.userId, now });
-      return {
-        dashboard: dashboardView(this.settings, target, { ...dashboard, currentVersionId: version.id }, version),
-        restored_from: source.id,
-        version_id: version.id,
-      };
+      return { target, dashboard: { ...dashboard, currentVersionId: version.id }, current: version, restoredFrom: source.id };
     });
   }
 }

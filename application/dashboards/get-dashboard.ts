@@ -1,13 +1,12 @@
 import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
 import { validateFilename, validateSlug, DEFAULT_FILENAME } from '../../domain/names.js';
-import { DashboardStore, type Manifest } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
+import type { Target } from '../../domain/scope.js';
+import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
 import { loadDashboard, noDashboardInAccount, type DashboardRef } from './lookup.js';
-import { dashboardView, type DashboardView } from './views.js';
 
 export const INLINE_BODY_LIMIT = 1_048_576;
 
@@ -57,25 +56,36 @@ export interface BodyRequest {
   filename?: string | null;
 }
 
+/** What get_dashboard found: the dashboard, its current version, and a file's body when asked for. */
+export interface DashboardFound {
+  target: Target;
+  dashboard: DashboardRecord;
+  current: VersionRecord;
+  /** The dashboard's slug when the slug asked for was an alias left by a rename, else null. */
+  aliasOf: string | null;
+  body: BodyView | null;
+}
+
 /** get_dashboard: metadata, URL, files and current version; a file's body on request. */
 @injectable()
 export class GetDashboard {
   constructor(
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
     @inject(ServedFiles) private readonly served: ServedFiles,
   ) {}
 
-  async execute(principal: Principal, query: DashboardRef & BodyRequest): Promise<{ dashboard: DashboardView; alias_of: string | null; body: BodyView | null }> {
+  async execute(principal: Principal, query: DashboardRef & BodyRequest): Promise<DashboardFound> {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
     const includeBody = parseIncludeBody(query.include_body);
     const { dashboard, current, viaAlias } = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const bodyFile = pickFilename(query.filename, current.files);
     return {
-      dashboard: dashboardView(this.settings, target, dashboard, current),
-      alias_of: viaAlias ? dashboard.slug : null,
+      target,
+      dashboard,
+      current,
+      aliasOf: viaAlias ? dashboard.slug : null,
       body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard)) ?? current.files, bodyFile) : null,
     };
   }

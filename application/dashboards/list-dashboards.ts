@@ -3,19 +3,19 @@ import { invalid } from '../../domain/errors.js';
 import { validateSlug } from '../../domain/names.js';
 import { ownerOf, type Target } from '../../domain/scope.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { noDashboardInAccount } from './lookup.js';
-import { dashboardView, type DashboardView } from './views.js';
+import { noDashboardInAccount, type CurrentDashboard } from './lookup.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
+/** One page of a listing: the target's dashboards with their current versions, and where the next page starts. */
 export interface DashboardPage {
-  count: number;
-  dashboards: DashboardView[];
-  next_cursor: string | null;
+  target: Target;
+  dashboards: CurrentDashboard[];
+  /** null on the last page. */
+  nextCursor: string | null;
 }
 
 /** Opaque keyset cursor: the last slug of the previous page. */
@@ -54,10 +54,9 @@ export class ListDashboards {
   constructor(
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
   ) {}
 
-  async execute(principal: Principal, query: ListQuery): Promise<DashboardPage & { target: Target }> {
+  async execute(principal: Principal, query: ListQuery): Promise<DashboardPage> {
     const target = await this.scopes.resolve(principal, query.workspace);
     const afterSlug = decodeCursor(query.cursor);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -67,11 +66,11 @@ export class ListDashboards {
     const records = await this.store.listWithCurrent(ownerOf(target), { afterSlug, limit: limit + 1, tag, slug });
     if (slug && records.length === 0) throw noDashboardInAccount(slug);
     const page = records.slice(0, limit);
-    const dashboards: DashboardView[] = [];
+    const dashboards: CurrentDashboard[] = [];
     for (const { dashboard, current } of page) {
-      if (current) dashboards.push(dashboardView(this.settings, target, dashboard, current));
+      if (current) dashboards.push({ dashboard, current });
     }
     const nextCursor = records.length > limit ? encodeCursor(page[page.length - 1].dashboard.slug) : null;
-    return { count: dashboards.length, dashboards, next_cursor: nextCursor, target };
+    return { target, dashboards, nextCursor };
   }
 }

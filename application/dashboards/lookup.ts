@@ -21,6 +21,15 @@ export interface DashboardRef {
   workspace?: unknown;
 }
 
+/**
+ * A dashboard as the dashboard use cases answer it: its record and the version its files and spec come
+ * from (the current one). The shells present it (shells/koa/mcp/tools/dashboard-presenters.ts).
+ */
+export interface CurrentDashboard {
+  dashboard: DashboardRecord;
+  current: Pick<VersionRecord, 'files' | 'spec'>;
+}
+
 export interface Loaded {
   dashboard: DashboardRecord;
   current: VersionRecord;

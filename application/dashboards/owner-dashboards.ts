@@ -3,14 +3,12 @@ import { DomainError } from '../../domain/errors.js';
 import type { Visibility } from '../../domain/metadata.js';
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, toolRateLimited } from '../../domain/rate-limits.js';
 import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardCatalog, type CatalogRow, type DashboardKind } from '../ports/dashboard-catalog.js';
-import { DashboardStore } from '../ports/dashboard-store.js';
+import { DashboardStore, type AliasRecord, type DashboardRecord, type VersionRecord } from '../ports/dashboard-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import type { RefreshRun } from '../ports/refresh-state-store.js';
-import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ViewCounter } from '../ports/view-counter.js';
 import { nextRuns } from '../refresh/cron.js';
@@ -22,7 +20,6 @@ import { GetDashboard } from './get-dashboard.js';
 import { decodeCursor, encodeCursor } from './list-dashboards.js';
 import { RenameDashboard } from './rename-dashboard.js';
 import { UpdateDashboard } from './update-dashboard.js';
-import type { DashboardView, VersionView } from './views.js';
 
 export const OWNER_PAGE_SIZE = 50;
 export const VIEW_DAYS = 30;
@@ -50,20 +47,24 @@ export interface OwnerPage {
   owner: OwnerChoice;
   owners: OwnerChoice[];
   tags: string[];
-  rows: Array<CatalogRow & { url: string }>;
+  rows: CatalogRow[];
   nextCursor: string | null;
   viewsFromDay: string;
 }
 
 export interface DashboardDetail {
   owner: OwnerChoice;
-  dashboard: DashboardView;
+  target: Target;
+  dashboard: DashboardRecord;
+  current: VersionRecord;
   /** When the current version was made (a publish or a restore). */
   publishedAt: Date;
-  aliases: Array<{ slug: string; url: string }>;
-  versions: VersionView[];
+  /** The old slugs a rename left behind. */
+  aliases: AliasRecord[];
+  /** The snapshots, as list_dashboard_versions lists them. */
+  versions: VersionRecord[];
   /** The schedule in force (cron and zone, or null), its next runs, and get_refresh_status's warnings. */
-  refresh: { schedule: string | null; timezone: string | null; next_runs: Date[]; warnings: string[] };
+  refresh: { schedule: string | null; timezone: string | null; nextRuns: Date[]; warnings: string[] };
   runs: RefreshRun[];
   dailyViews: Array<{ day: string; views: number }>;
   /** Set when the person may start a refresh here; else why not (the tool's own refusal). */
@@ -88,7 +89,6 @@ export class OwnerDashboards {
     @inject(DashboardCatalog) private readonly catalog: DashboardCatalog,
     @inject(ViewCounter) private readonly views: ViewCounter,
     @inject(RateLimiter) private readonly limiter: RateLimiter,
-    @inject(Settings) private readonly settings: Settings,
     @inject(Clock) private readonly clock: Clock,
     @inject(GetDashboard) private readonly getDashboard: GetDashboard,
     @inject(UpdateDashboard) private readonly updateDashboard: UpdateDashboard,
@@ -128,7 +128,7 @@ export class OwnerDashboards {
       owner,
       owners: await this.owners(userId),
       tags: await this.catalog.tags(ownerOf(target), TAG_CHOICES),
-      rows: page.map((row) => ({ ...row, url: canonicalUrl(this.settings, owner.name, row.slug) })),
+      rows: page,
       nextCursor: rows.length > OWNER_PAGE_SIZE ? encodeCursor(page[page.length - 1].slug) : null,
       viewsFromDay,
     };
@@ -137,27 +137,26 @@ export class OwnerDashboards {
   /** Everything the dashboard's page shows. A slug left behind by a rename answers its dashboard (see `dashboard.slug`). */
   async detail(userId: string, ownerName: string, slug: string): Promise<DashboardDetail> {
     const { principal, args, target, owner } = await this.reach(userId, ownerName);
-    const { dashboard } = await this.getDashboard.execute(principal, { ...args, slug });
-    const record = await this.store.findDashboard(ownerOf(target), dashboard.slug);
-    if (!record) throw new DomainError('not_found', `No dashboard named "${slug}" in your account`);
-    const [current, aliases, versions, status, runs, daily] = await Promise.all([
-      this.store.getVersion(record.id, record.currentVersionId),
-      this.store.listAliases(record.id),
+    const { dashboard, current } = await this.getDashboard.execute(principal, { ...args, slug });
+    const [aliases, versions, status, runs, daily] = await Promise.all([
+      this.store.listAliases(dashboard.id),
       this.versions.list(principal, { ...args, slug: dashboard.slug }),
       this.refreshTools.status(principal, { ...args, slug: dashboard.slug }),
-      this.catalog.recentRuns(record.id, RECENT_RUNS),
-      this.views.daily([record.id], this.viewsFromDay()),
+      this.catalog.recentRuns(dashboard.id, RECENT_RUNS),
+      this.views.daily([dashboard.id], this.viewsFromDay()),
     ]);
     const perDay = new Map(daily.map((d) => [d.day, d.views]));
     const dailyViews = this.lastDays().map((day) => ({ day, views: perDay.get(day) ?? 0 }));
     const next = status.schedule ? nextRuns(status.schedule.cron, status.schedule.timezone, this.clock.now(), NEXT_RUNS) : [];
     return {
       owner,
+      target,
       dashboard,
-      publishedAt: current?.createdAt ?? record.updatedAt,
-      aliases: aliases.map((a) => ({ slug: a.slug, url: canonicalUrl(this.settings, owner.name, a.slug) })),
+      current,
+      publishedAt: current.createdAt,
+      aliases,
       versions: versions.versions,
-      refresh: { schedule: status.schedule?.cron ?? null, timezone: status.schedule?.timezone ?? null, next_runs: next, warnings: status.warnings },
+      refresh: { schedule: status.schedule?.cron ?? null, timezone: status.schedule?.timezone ?? null, nextRuns: next, warnings: status.warnings },
       runs,
       dailyViews,
       // The refusal trigger_refresh gives on a workspace target, word for word.

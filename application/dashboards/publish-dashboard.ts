@@ -4,30 +4,29 @@ import { DomainError, invalid } from '../../domain/errors.js';
 import { checkUploadSize } from '../../domain/limits.js';
 import { applyMetadataPatch, parseMetadataPatch } from '../../domain/metadata.js';
 import { parsePath } from '../../domain/names.js';
-import { defaultVisibility, ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
+import { defaultVisibility, ownerOf, type Target } from '../../domain/scope.js';
 import { parseConnectionRef, connectionRefText, type ConnectionRef } from '../../domain/connection-ref.js';
 import { RENDERED_FILES } from '../../domain/dashboard-spec.js';
 import { Clock } from '../ports/clock.js';
 import { ConnectionDirectory, type UsableConnection } from '../ports/connection-directory.js';
-import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
+import { DashboardStore, type DashboardRecord, type Manifest, type PublishWrite } from '../ports/dashboard-store.js';
 import { SpecPublisher } from '../ports/spec-publisher.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import type { MetadataInput } from './update-dashboard.js';
-import { dashboardView, type DashboardView } from './views.js';
 import { fileEntry } from './file-entries.js';
 
+/** What a publish did, or on a dry run would do. */
 export interface PublishResult {
   mode: 'body' | 'spec';
-  dry_run: boolean;
+  dryRun: boolean;
   created: boolean;
-  version_id: string | null;
   path: string;
   bytes: number;
-  dashboard: DashboardView | null;
-  url: string;
+  target: Target;
+  slug: string;
+  /** The dashboard as written and its new current version; null on a dry run (nothing was written). */
+  published: { dashboard: DashboardRecord; version: PublishWrite['version'] } | null;
   warnings: string[];
 }
 
@@ -74,7 +73,6 @@ export class PublishDashboard {
   constructor(
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
     @inject(Clock) private readonly clock: Clock,
     @inject(ConnectionDirectory) private readonly connections: ConnectionDirectory,
     @inject(SpecPublisher) private readonly specs: SpecPublisher,
@@ -133,30 +131,16 @@ export class PublishDashboard {
       const allWarnings = replacesRender ? [...warnings, renderReplacedWarning(filename)] : warnings;
       const created = !existing;
       if (dryRun) {
-        const result = { mode: content.mode, dry_run: true, created, version_id: null, path, bytes, dashboard: null, url: this.url(target, slug), warnings: allWarnings };
+        const result = { mode: content.mode, dryRun: true, created, path, bytes, target, slug, published: null, warnings: allWarnings };
         return { write: null, result };
       }
       const version = { id: randomUUID(), dashboardId: dashboard.id, name: null, createdAt: now, createdBy: principal.userId, files, spec };
       const written = { ...dashboard, currentVersionId: version.id };
       return {
         write: { dashboard: written, isNew: created, version },
-        result: {
-          mode: content.mode,
-          dry_run: false,
-          created,
-          version_id: version.id,
-          path,
-          bytes,
-          dashboard: dashboardView(this.settings, target, written, version),
-          url: this.url(target, slug),
-          warnings: allWarnings,
-        },
+        result: { mode: content.mode, dryRun: false, created, path, bytes, target, slug, published: { dashboard: written, version }, warnings: allWarnings },
       };
     });
-  }
-
-  private url(target: Target, slug: string) {
-    return canonicalUrl(this.settings, subdomainOf(target), slug);
   }
 
   private async content(command: PublishCommand, at: PublishPlace): Promise<Content> {

@@ -1,20 +1,23 @@
 import { inject, injectable } from 'inversify';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { validateSlug } from '../../domain/names.js';
-import { ownerOf, subdomainOf } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
+import { ownerOf, type Target } from '../../domain/scope.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget, type DashboardRef } from './lookup.js';
+import { loadDashboard, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
 
 /** rename_dashboard's input. */
 export interface RenameCommand extends DashboardRef {
   new_slug: string;
 }
-import { dashboardView, type DashboardView } from './views.js';
+
+/** The renamed dashboard (its new slug in the record) and the slug it left behind as an alias. */
+export interface Renamed extends CurrentDashboard {
+  target: Target;
+  oldSlug: string;
+}
 
 /**
  * rename_dashboard: the old slug stays behind as an alias (301 to the new URL). Aliases point at the
@@ -25,11 +28,10 @@ export class RenameDashboard {
   constructor(
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(principal: Principal, command: RenameCommand): Promise<{ dashboard: DashboardView; old_slug: string; old_url: string }> {
+  async execute(principal: Principal, command: RenameCommand): Promise<Renamed> {
     const target = await this.scopes.resolve(principal, command.workspace);
     const slug = validateSlug(command.slug);
     const newSlug = validateSlug(command.new_slug, 'new_slug');
@@ -49,11 +51,7 @@ export class RenameDashboard {
       const now = this.clock.now();
       await tx.updateDashboard(dashboard.id, { slug: newSlug, updatedAt: now });
       await tx.insertAlias({ owner, slug, dashboardId: dashboard.id });
-      return {
-        dashboard: dashboardView(this.settings, target, { ...dashboard, slug: newSlug, updatedAt: now }, current),
-        old_slug: slug,
-        old_url: canonicalUrl(this.settings, subdomainOf(target), slug),
-      };
+      return { target, dashboard: { ...dashboard, slug: newSlug, updatedAt: now }, current, oldSlug: slug };
     });
   }
 }

@@ -2,16 +2,14 @@ import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
 import { applyMetadataPatch, isEmptyPatch, parseMetadataPatch } from '../../domain/metadata.js';
 import { validateSlug } from '../../domain/names.js';
-import { ownerOf } from '../../domain/scope.js';
+import { ownerOf, type Target } from '../../domain/scope.js';
 import { connectionRefText, parseConnectionRef } from '../../domain/connection-ref.js';
 import { Clock } from '../ports/clock.js';
 import { ConnectionDirectory } from '../ports/connection-directory.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
-import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget, type DashboardRef } from './lookup.js';
-import { dashboardView, type DashboardView } from './views.js';
+import { loadDashboard, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
 
 /**
  * Metadata a publish or update may change; omitted or null keeps the current value. `name`, `chart` and
@@ -26,18 +24,24 @@ export interface MetadataInput {
   connection?: unknown;
 }
 
+/** The dashboard as updated, the fields the call changed, and the connection's warnings. */
+export interface Updated extends CurrentDashboard {
+  target: Target;
+  changed: string[];
+  warnings: string[];
+}
+
 /** update_dashboard: metadata only (no new version), with the spec's metadata semantics. */
 @injectable()
 export class UpdateDashboard {
   constructor(
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
     @inject(Clock) private readonly clock: Clock,
     @inject(ConnectionDirectory) private readonly connections: ConnectionDirectory,
   ) {}
 
-  async execute(principal: Principal, command: DashboardRef & MetadataInput): Promise<{ dashboard: DashboardView; changed: string[]; warnings: string[] }> {
+  async execute(principal: Principal, command: DashboardRef & MetadataInput): Promise<Updated> {
     const target = await this.scopes.resolve(principal, command.workspace);
     const slug = validateSlug(command.slug);
     const patch = parseMetadataPatch({ name: command.name, chart: command.chart, tags: command.tags, visibility: command.visibility });
@@ -53,7 +57,7 @@ export class UpdateDashboard {
       const changes = { ...metadata, connection: connectionGiven ? connectionRefText(connection) : dashboard.connection, updatedAt: this.clock.now() };
       await tx.updateDashboard(dashboard.id, changes);
       const changed = [...Object.keys(patch), ...(connectionGiven ? ['connection'] : [])];
-      return { dashboard: dashboardView(this.settings, target, { ...dashboard, ...changes }, current), changed, warnings };
+      return { target, dashboard: { ...dashboard, ...changes }, current, changed, warnings };
     });
   }
 }

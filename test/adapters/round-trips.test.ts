@@ -5,6 +5,7 @@ import type { Principal } from '../../application/ports/token-verifier.js';
 import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { ListDashboards, type ListQuery } from '../../application/dashboards/list-dashboards.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
+import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { salesSpec, seedSales } from '../support/refresh-fixtures.js';
@@ -67,7 +68,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     expect(created.statements.filter((s) => s.includes('AS row_version') || s.includes('dashpub_publish'))).to.have.length(2);
     const again = await counted(() => publish({ path: 'trips/data.csv', body: 'a,b\n1,2' }));
     expect(again.result.created).to.equal(false);
-    expect(again.result.dashboard!.files.map((f) => f.filename)).to.deep.equal(['data.csv', 'index.html']);
+    expect(Object.keys(again.result.published!.version.files).sort()).to.deep.equal(['data.csv', 'index.html']);
     expect(again.statements, again.statements.join('\n')).to.have.length.at.most(3);
     expect(again.statements.some((s) => s.includes('dashpub_publish'))).to.equal(true);
   });
@@ -76,16 +77,16 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     for (let i = 0; i < 12; i++) await publish({ path: `many-${String(i).padStart(2, '0')}`, body: `<p>${i}</p>`, tags: i % 4 === 0 ? ['rare'] : [] });
     const list = (query: ListQuery) => counted(() => app.container.get(ListDashboards).execute(ada, query));
     const page = await list({ limit: 10 });
-    expect(page.result.count).to.equal(10);
+    expect(page.result.dashboards).to.have.length(10);
     expect(page.statements, page.statements.join('\n')).to.have.length.at.most(2);
     // On a PostgreSQL server of its own the page goes out as a named prepared statement, planned once per connection.
     expect(names[page.statements.findIndex((s) => s.includes('FROM dashboards d'))]).to.match(/^dashpub_[0-9a-f]{24}$/);
     const tagged = await list({ tag: 'rare', limit: 2 });
-    expect(tagged.result.dashboards.map((d) => d.slug)).to.deep.equal(['many-00', 'many-04']);
+    expect(tagged.result.dashboards.map((d) => d.dashboard.slug)).to.deep.equal(['many-00', 'many-04']);
     expect(tagged.statements).to.have.length.at.most(2);
-    const next = await list({ tag: 'rare', limit: 2, cursor: tagged.result.next_cursor });
-    expect(next.result.dashboards.map((d) => d.slug)).to.deep.equal(['many-08']);
-    expect(next.result.next_cursor).to.equal(null);
+    const next = await list({ tag: 'rare', limit: 2, cursor: tagged.result.nextCursor });
+    expect(next.result.dashboards.map((d) => d.dashboard.slug)).to.deep.equal(['many-08']);
+    expect(next.result.nextCursor).to.equal(null);
   });
 
   it('looks the warehouse connection of a spec publish up once, though the spec runs on it', async () => {
@@ -96,7 +97,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     const connection = await app.container.get(ManageConnections).create({ ownerUserId: pro.id, workspaceId: null, label: 'Sales', url: warehouse.url });
     const published = await counted(() => app.container.get(PublishDashboard).execute(principal, { path: 'trips-spec', spec: salesSpec(), connection: connection.id }));
     expect(published.result.created).to.equal(true);
-    expect(published.result.dashboard!.refreshable).to.equal(true);
+    expect(isRefreshableSpec(published.result.published!.version.spec)).to.equal(true);
     const lookups = published.statements.filter((s) => /\bFROM connections\b/.test(s));
     expect(lookups, published.statements.join('\n')).to.have.length(1);
   });

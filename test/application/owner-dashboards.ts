@@ -105,6 +105,8 @@ export function describeOwnerDashboards(storage: string, makeHarness: () => Prom
       expect(detail.dailyViews).to.have.length(30);
       expect(detail.dailyViews[29]).to.deep.equal({ day: today, views: 3 });
       expect(detail.refreshRefusal).to.equal(null);
+      expect(detail.current.id).to.equal(detail.dashboard.currentVersionId);
+      expect(detail.publishedAt).to.deep.equal(detail.current.createdAt);
     });
 
     it('acts through the tools: rename leaves an alias, the old slug still finds the dashboard', async () => {

@@ -3,6 +3,7 @@ import { refusal } from '../support/refusal.js';
 import {
   columnProblems,
   isRefreshable,
+  isRefreshableSpec,
   MAX_PANELS,
   panelWidth,
   parseDashboardSpec,
@@ -357,6 +358,13 @@ describe('domain: dashboard spec', () => {
       const staticSpec = parseDashboardSpec(base());
       expect(isRefreshable(staticSpec)).to.equal(false);
       expect(queryIds(staticSpec)).to.deep.equal([]);
+    });
+
+    it('isRefreshableSpec reads a stored spec: refreshable only with a non-empty queries object', () => {
+      expect(isRefreshableSpec({ queries: { a: { sql: 'SELECT 1' } } })).to.equal(true);
+      for (const stored of [null, 'text', {}, { queries: null }, { queries: {} }, { queries: 'a' }]) {
+        expect(isRefreshableSpec(stored), JSON.stringify(stored)).to.equal(false);
+      }
     });
 
     it('yColumns lists y whichever form it was given in', () => {

@@ -1,5 +1,6 @@
 import type { DashboardDetail, OwnerChoice, OwnerPage } from '../../../application/dashboards/owner-dashboards.js';
-import type { VersionView } from '../../../application/dashboards/views.js';
+import type { UrlSettings } from '../../../domain/urls.js';
+import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type VersionJson } from '../mcp/tools/dashboard-presenters.js';
 import { html, layout, type Html } from './html.js';
 import { viewsChart } from './views-chart.js';
 
@@ -108,6 +109,25 @@ function zoned(date: Date, timeZone: string): string {
 
 const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 
+/**
+ * The dashboard page's data: the use case's detail, with the dashboard, its versions and old addresses
+ * presented as the dashboard tools answer them (shells/koa/mcp/tools/dashboard-presenters.ts).
+ */
+export interface DetailView extends Omit<DashboardDetail, 'dashboard' | 'versions' | 'aliases'> {
+  dashboard: DashboardJson;
+  versions: VersionJson[];
+  aliases: Array<{ slug: string; url: string }>;
+}
+
+export function detailView(urls: UrlSettings, detail: DashboardDetail): DetailView {
+  return {
+    ...detail,
+    dashboard: dashboardJson(urls, detail.target, detail.dashboard, detail.current),
+    versions: detail.versions.map((v) => versionJson(v, detail.dashboard.currentVersionId)),
+    aliases: detail.aliases.map((a) => ({ slug: a.slug, url: dashboardUrl(urls, detail.target, a.slug) })),
+  };
+}
+
 export interface DetailInput {
   notice?: string;
   problem?: Problem;
@@ -115,7 +135,7 @@ export interface DetailInput {
   values?: Record<string, string>;
 }
 
-export function detailPage(chrome: Chrome, detail: DashboardDetail, input: DetailInput = {}): string {
+export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInput = {}): string {
   const { dashboard: d, owner } = detail;
   const path = dashboardPath(owner.name, d.slug);
   const csrf = csrfField(chrome.csrf);
@@ -171,10 +191,10 @@ ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
   return layout({ title: d.name, serviceName: chrome.serviceName, body, full: true });
 }
 
-function refreshSection(detail: DashboardDetail, path: string, csrf: Html, problem: Problem | undefined, values: Record<string, string>): Html {
+function refreshSection(detail: DetailView, path: string, csrf: Html, problem: Problem | undefined, values: Record<string, string>): Html {
   const r = detail.refresh;
   const schedule = r.schedule
-    ? html`<p>Runs on <code>${r.schedule}</code> in ${r.timezone}. Next runs:</p><ul>${r.next_runs.map((at) => html`<li>${zoned(at, r.timezone ?? 'UTC')}</li>`)}</ul>`
+    ? html`<p>Runs on <code>${r.schedule}</code> in ${r.timezone}. Next runs:</p><ul>${r.nextRuns.map((at) => html`<li>${zoned(at, r.timezone ?? 'UTC')}</li>`)}</ul>`
     : html`<p class="muted">No schedule: it refreshes only on demand.</p>`;
   const cronErr = fieldError(problem, 'schedule', 'schedule');
   const zoneErr = fieldError(problem, 'schedule', 'timezone');
@@ -195,11 +215,11 @@ function refreshSection(detail: DashboardDetail, path: string, csrf: Html, probl
   return html`<h2>Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${runs}`;
 }
 
-function versionsSection(detail: DashboardDetail, path: string, csrf: Html, problem: Problem | undefined): Html {
+function versionsSection(detail: DetailView, path: string, csrf: Html, problem: Problem | undefined): Html {
   const d = detail.dashboard;
   const current = html`<p>Current version <span class="note mono">${d.current_version_id}</span> · <a href="${path}/versions/${d.current_version_id}">Preview the current version</a></p>`;
   if (detail.versions.length === 0) return html`${current}<p class="muted">No earlier versions yet: each publish or restore keeps the one it replaces.</p>`;
-  const row = (v: VersionView) => {
+  const row = (v: VersionJson) => {
     const form = `version-${v.version_id}`;
     const nameErr = fieldError(problem, form, 'name');
     const inputId = `vname-${v.seq}`;
@@ -214,7 +234,7 @@ ${v.name ? html`<form method="post" action="${path}/versions/${v.version_id}/nam
 <tbody>${detail.versions.map(row)}</tbody></table></div>`;
 }
 
-function filesTable(files: DashboardDetail['dashboard']['files']): Html {
+function filesTable(files: DashboardJson['files']): Html {
   return html`<div class="scroll"><table><caption class="visually-hidden">Files of the current version</caption><thead><tr><th scope="col">File</th><th scope="col">Size</th><th scope="col">Type</th></tr></thead><tbody>${files.map(
     (f) => html`<tr><td><a class="mono" href="${f.url}">${f.filename}</a></td><td>${bytes(f.size)}</td><td>${f.content_type}</td></tr>`,
   )}</tbody></table></div>`;
@@ -222,7 +242,7 @@ function filesTable(files: DashboardDetail['dashboard']['files']): Html {
 
 export function versionPage(
   chrome: Chrome,
-  input: { owner: OwnerChoice; name: string; slug: string; version: VersionView; filename: string; current: boolean; problem?: Problem },
+  input: { owner: OwnerChoice; name: string; slug: string; version: VersionJson; filename: string; current: boolean; problem?: Problem },
 ): string {
   const path = dashboardPath(input.owner.name, input.slug);
   const v = input.version;

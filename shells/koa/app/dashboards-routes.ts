@@ -7,6 +7,7 @@ import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { contentTypeFor } from '../../../domain/content-types.js';
 import type { DomainError } from '../../../domain/errors.js';
+import { dashboardUrl, versionJson } from '../mcp/tools/dashboard-presenters.js';
 import { field, readForm, type FormFields } from './forms.js';
 import { contentSecurityPolicy } from './html.js';
 import { messagePage } from './pages.js';
@@ -17,6 +18,7 @@ import {
   dashboardPath,
   deletePage,
   detailPage,
+  detailView,
   listPage,
   ownerListPath,
   versionPage,
@@ -88,8 +90,8 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
     const problem = input.problem;
     // A refusal about a version no longer listed goes to the top of the page.
-    if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.version_id}` === problem.form)) problem.form = 'page';
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), detail, input), dashboardFrames);
+    if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), detailView(settings, detail), input), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
@@ -147,7 +149,8 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     onRefusal(ctx, unreachableAddress, 'owned');
     const found = await owners.version(userId, ownerName, slug, versionId);
     const owner = (await owners.owners(userId)).find((o) => o.name === ownerName)!;
-    const page = versionPage(chrome(ctx), { owner, name: found.slug, slug: found.slug, version: found.version, filename: found.body?.filename ?? '', current: found.version.current });
+    const version = versionJson(found.version, found.dashboard.currentVersionId);
+    const page = versionPage(chrome(ctx), { owner, name: found.dashboard.slug, slug: found.dashboard.slug, version, filename: found.body?.filename ?? '', current: version.current });
     sendFramingPage(ctx, 200, page, "'self'");
   });
 
@@ -184,7 +187,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     owner: detail.owner,
     name: detail.dashboard.name,
     slug: detail.dashboard.slug,
-    url: detail.dashboard.url,
+    url: dashboardUrl(settings, detail.target, detail.dashboard.slug),
     versions: detail.versions.length,
   });
 

@@ -1,13 +1,19 @@
 import type { Container } from 'inversify';
 import { DashboardResources } from '../../../../application/dashboards/dashboard-resources.js';
+import { Settings } from '../../../../application/ports/settings.js';
+import { subdomainOf } from '../../../../domain/scope.js';
 import { DEFAULT_RESOURCE_MIME_TYPE, resourceUri, type ResourceSource } from '../resources.js';
+import { pageJson } from './dashboard-presenters.js';
 
 /** resources/list and resources/read over the dashboard use cases. */
 export function dashboardResourceSource(container: Container, serviceName: string): ResourceSource {
   const resources = container.get(DashboardResources);
+  const settings = container.get<Settings>(Settings);
   return {
     async list(principal, cursor) {
-      const page = await resources.list(principal, cursor);
+      const listed = await resources.list(principal, cursor);
+      // The same dashboards list_dashboards answers, as resource entries.
+      const page = { ...pageJson(settings, listed), owner: subdomainOf(listed.target) };
       return {
         resources: page.dashboards.map((d) => ({
           uri: resourceUri(serviceName, page.owner, d.slug),
@@ -16,7 +22,7 @@ export function dashboardResourceSource(container: Container, serviceName: strin
           description: `${d.name} (${d.visibility}): ${d.url}`,
           mimeType: d.files.find((f) => f.filename === 'index.html')?.content_type.split(';')[0] ?? DEFAULT_RESOURCE_MIME_TYPE,
         })),
-        nextCursor: page.nextCursor,
+        nextCursor: page.next_cursor,
       };
     },
     async read(principal, ref) {

@@ -10,6 +10,18 @@ import { DashboardVersions } from '../../../../application/dashboards/dashboard-
 import { Settings } from '../../../../application/ports/settings.js';
 import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
 import { answer, textOnly, warningLines } from './presenters.js';
+import {
+  deletedJson,
+  foundJson,
+  pageJson,
+  publishJson,
+  renamedJson,
+  restoredJson,
+  updatedJson,
+  versionFoundJson,
+  versionListJson,
+  versionNamedJson,
+} from './dashboard-presenters.js';
 import { bodyRequest, dashboardRef, listQuery, metadataInput, publishCommand, renameCommand, versionRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 
@@ -59,7 +71,8 @@ export function dashboardTools(container: Container): ToolSpec[] {
   const get = container.get(GetDashboard);
   const versions = container.get(DashboardVersions);
   // The four tools whose answer is one dashboard name the MCP Apps view that shows it (ui/dashboard-view.ts).
-  const view = dashboardViewToolMeta(container.get<Settings>(Settings).serviceName);
+  const settings = container.get<Settings>(Settings);
+  const view = dashboardViewToolMeta(settings.serviceName);
 
   return [
     {
@@ -87,7 +100,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       _meta: view,
       useCaseChecked: METADATA_SELF_CHECKED,
       async call(principal, args) {
-        const r = await publish.execute(principal, publishCommand(args));
+        const r = publishJson(settings, await publish.execute(principal, publishCommand(args)));
         const lines = r.dry_run
           ? [`Dry run: publishing ${r.path} (${r.bytes} bytes) would ${r.created ? 'create' : 'update'} ${r.url}. Nothing was written.`]
           : [`${r.created ? 'Published' : 'Updated'} "${r.dashboard?.name}" at ${r.url} (version ${r.version_id}).`];
@@ -105,7 +118,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: { ...WRITE, idempotentHint: true },
       useCaseChecked: METADATA_SELF_CHECKED,
       async call(principal, args) {
-        const r = await update.execute(principal, { ...dashboardRef(args), ...metadataInput(args) });
+        const r = updatedJson(settings, await update.execute(principal, { ...dashboardRef(args), ...metadataInput(args) }));
         return answer([`Updated ${r.changed.join(', ')} of "${r.dashboard.name}" at ${r.dashboard.url}.`, ...warningLines(r.warnings)], r);
       },
     },
@@ -116,7 +129,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, new_slug: slugArg, workspace: workspaceArg }, ['slug', 'new_slug']),
       annotations: { ...WRITE },
       async call(principal, args) {
-        const r = await rename.execute(principal, renameCommand(args));
+        const r = renamedJson(settings, await rename.execute(principal, renameCommand(args)));
         return answer([`Renamed "${r.old_slug}" to "${r.dashboard.slug}": ${r.dashboard.url} (the old URL ${r.old_url} now redirects there).`], r);
       },
     },
@@ -127,7 +140,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       inputSchema: object({ slug: slugArg, workspace: workspaceArg }, ['slug']),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       async call(principal, args) {
-        const r = await remove.execute(principal, dashboardRef(args));
+        const r = deletedJson(settings, await remove.execute(principal, dashboardRef(args)));
         return answer([`Deleted ${r.url} and its ${r.versions_deleted} version(s).`], r);
       },
     },
@@ -145,7 +158,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       outputSchema: listOutput,
       annotations: READ,
       async call(principal, args) {
-        const { target: _target, ...page } = await list.execute(principal, listQuery(args));
+        const page = pageJson(settings, await list.execute(principal, listQuery(args)));
         const lines =
           page.count === 0
             ? ['No dashboards yet.']
@@ -162,7 +175,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: READ,
       _meta: view,
       async call(principal, args) {
-        const r = await get.execute(principal, { ...dashboardRef(args), ...bodyRequest(args) });
+        const r = foundJson(settings, await get.execute(principal, { ...dashboardRef(args), ...bodyRequest(args) }));
         const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
         if (r.alias_of) lines.push(`"${args.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
         return answer(lines, r);
@@ -177,7 +190,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       // clients reject a result without structuredContent from a tool that declares one.
       annotations: READ,
       async call(principal, args) {
-        const r = await versions.list(principal, dashboardRef(args));
+        const r = versionListJson(settings, await versions.list(principal, dashboardRef(args)));
         if (r.count === 0) {
           return textOnly(`"${r.slug}" has no saved versions yet: only its current version ${r.current_version_id} (${r.url}).`);
         }
@@ -199,7 +212,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: READ,
       _meta: view,
       async call(principal, args) {
-        const r = await versions.get(principal, { ...versionRef(args), ...bodyRequest(args) });
+        const r = versionFoundJson(settings, await versions.get(principal, { ...versionRef(args), ...bodyRequest(args) }));
         return answer([`Version ${r.version.version_id} (#${r.version.seq}) of ${r.url}${r.version.current ? ', the current one' : ''}.`], r);
       },
     },
@@ -215,7 +228,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       // Unnaming makes a snapshot prunable again, and the prune runs at once.
       annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
       async call(principal, args) {
-        const r = await versions.name(principal, { ...versionRef(args), name: args.name as string | null });
+        const r = versionNamedJson(settings, await versions.name(principal, { ...versionRef(args), name: args.name as string | null }));
         const line = r.version.name
           ? `Named version ${r.version.version_id} of ${r.url} "${r.version.name}"; it is kept until unnamed.`
           : `Removed the name of version ${r.version.version_id} of ${r.url}; it may now be pruned like any snapshot.`;
@@ -230,7 +243,7 @@ export function dashboardTools(container: Container): ToolSpec[] {
       annotations: { ...WRITE },
       _meta: view,
       async call(principal, args) {
-        const r = await versions.restore(principal, versionRef(args));
+        const r = restoredJson(settings, await versions.restore(principal, versionRef(args)));
         return answer([`Restored version ${r.restored_from} of "${r.dashboard.name}" as the new current version ${r.version_id}: ${r.dashboard.url}.`], r);
       },
     },
