@@ -23,7 +23,7 @@ export interface DashboardRef {
 
 /**
  * A dashboard as the dashboard use cases answer it: its record and the version its files and spec come
- * from (the current one). The shells present it (shells/koa/mcp/tools/dashboard-presenters.ts).
+ * from (the current one). The shells present it (shells/presenters/dashboard-presenters.ts).
  */
 export interface CurrentDashboard {
   dashboard: DashboardRecord;

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { AdminDashboards, type AdminDashboardRow } from '../../application/dashboards/admin-dashboards.js';
 import { Settings } from '../../application/ports/settings.js';
 import { subdomainOf } from '../../domain/scope.js';
-import { canonicalUrl, type UrlSettings } from '../../domain/urls.js';
+import type { UrlSettings } from '../../domain/urls.js';
+import { dashboardUrl } from '../presenters/dashboard-presenters.js';
 import { registerArchiveCommands } from './archive-commands.js';
 import { action } from './context.js';
 import { print, table } from './output.js';
@@ -14,7 +15,7 @@ export const dashboardRowJson = (urls: UrlSettings, { target, dashboard }: Admin
   slug: dashboard.slug,
   name: dashboard.name,
   visibility: dashboard.visibility,
-  url: canonicalUrl(urls, subdomainOf(target), dashboard.slug),
+  url: dashboardUrl(urls, target, dashboard.slug),
   updated_at: dashboard.updatedAt.toISOString(),
 });
 
