@@ -208,6 +208,31 @@ async function pgbench(pgbenchPath: string, script: string, url: string, seconds
   return { perSecond: Number(tps[1]), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), errors: failed ? Number(failed[1]) : 0 };
 }
 
+/** CPU seconds (user + system) a process has used, from /proc/PID/stat (fields 14 and 15, in clock ticks). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // the process is gone: its last sample stands
+  }
+}
+
+/** PostgreSQL backends serving `database`: their command line names it ("postgres: [cluster: ]user db host(port) state"). */
+function backendsOf(database: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return command.startsWith('postgres: ') && command.includes(` ${database} `);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 function vmHwmMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -305,7 +330,24 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     let bigErrors = 0;
     let peakRssMiB = 0;
-    const sampler = setInterval(() => (peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!))), 50);
+    // CPU of the server and of the database's backends for this database, per publish: what the work costs,
+    // which the machine's load moves less than it moves the latencies.
+    const serverCpuBefore = cpuSeconds(big.child.pid!);
+    const backendCpu = new Map<number, { first: number; last: number }>();
+    const sampleBackends = (atStart = false) => {
+      for (const pid of backendsOf(database.name)) {
+        const now = cpuSeconds(pid);
+        const seen = backendCpu.get(pid);
+        if (seen) seen.last = Math.max(seen.last, now);
+        // A backend started during the load (the pool connecting) counts from zero.
+        else backendCpu.set(pid, { first: atStart ? now : 0, last: now });
+      }
+    };
+    sampleBackends(true);
+    const sampler = setInterval(() => {
+      peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+      sampleBackends();
+    }, 50);
     const startedAt = performance.now();
     await Promise.all(
       Array.from({ length: BIG_IN_FLIGHT }, async (_, lane) => {
@@ -320,11 +362,17 @@ async function main(): Promise<void> {
     );
     const bigSeconds = (performance.now() - startedAt) / 1000;
     clearInterval(sampler);
+    sampleBackends();
     peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+    const serverCpuMs = ((cpuSeconds(big.child.pid!) - serverCpuBefore) * 1000) / latencies.length;
+    const databaseCpuMs = ([...backendCpu.values()].reduce((sum, b) => sum + b.last - b.first, 0) * 1000) / latencies.length;
     await big.stop();
     servers.pop();
-    const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors };
-    process.stdout.write(`5 MiB ×${BIG_IN_FLIGHT} in flight: p50 ${fmt(bigResult.p50Ms)} ms, peak RSS ${fmt(peakRssMiB)} MiB (idle ${fmt(idleMiB)} MiB), errors ${bigErrors}\n`);
+    const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors, serverCpuMs, databaseCpuMs };
+    process.stdout.write(
+      `5 MiB ×${BIG_IN_FLIGHT} in flight: p50 ${fmt(bigResult.p50Ms)} ms, peak RSS ${fmt(peakRssMiB)} MiB (idle ${fmt(idleMiB)} MiB), errors ${bigErrors}; ` +
+        `CPU per publish: server ${fmt(serverCpuMs)} ms, database ${fmt(databaseCpuMs)} ms; load average ${fmt(os.loadavg()[0]!)}\n`,
+    );
 
     if (!ONLY_BIG) report(rounds, bigResult);
   } finally {
@@ -336,7 +384,7 @@ async function main(): Promise<void> {
 
 function report(
   rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>,
-  big: { p50Ms: number; p99Ms: number; peakRssMiB: number; idleMiB: number; perSecond: number; errors: number },
+  big: { p50Ms: number; p99Ms: number; peakRssMiB: number; idleMiB: number; perSecond: number; errors: number; serverCpuMs: number; databaseCpuMs: number },
 ): void {
   const ours = median(rounds.map((r) => r.dashpub.perSecond));
   const base = median(rounds.map((r) => r.pgbench.perSecond));
