@@ -84,7 +84,11 @@ async function runServer(): Promise<void> {
     }, 20);
     process.on('disconnect', () => {
       clearInterval(timer);
-      process.stdout.write(`server memory peaks (MiB): ${Object.entries(peak).map(([k, v]) => `${k} ${fmt(v / 2 ** 20)}`).join(', ')}\n`);
+      const cpu = process.cpuUsage();
+      process.stdout.write(
+        `server memory peaks (MiB): ${Object.entries(peak).map(([k, v]) => `${k} ${fmt(v / 2 ** 20)}`).join(', ')}; ` +
+          `CPU since start: user ${fmt(cpu.user / 1000, 0)} ms, system ${fmt(cpu.system / 1000, 0)} ms\n`,
+      );
     });
   }
   process.on('disconnect', () => {
