@@ -446,7 +446,7 @@ function report(rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>, big:
       '',
     );
   }
-  lines.push(bigLine(big), '');
+  lines.push(bigLine(big));
   appendToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Publish', INTRO, lines.join('\n'));
 }
 

@@ -5,8 +5,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * LZ4 (PostgreSQL 14+ `--with-lz4`, as Debian's and the official images are): storing a 5 MiB page took
  * about 110 ms with pglz and 30 ms with LZ4 on the benchmark machine, for about a quarter more disk on
  * HTML (docs/decisions.md, "Publishing a 5 MiB body"). A server without LZ4, such as the embedded
- * PGlite, refuses the method with feature_not_supported (0A000); the block then leaves the column on
- * pglz. Only new values are compressed with LZ4: rows stored before keep their pglz compression.
+ * PGlite, refuses the method with feature_not_supported (0A000), and one older than 14 has no per-column
+ * compression at all; the block then leaves the column on pglz. Only new values are compressed with LZ4:
+ * rows stored before keep their pglz compression.
  */
 export class FileCompression1700000015000 implements MigrationInterface {
   name = 'FileCompression1700000015000';
@@ -15,7 +16,9 @@ export class FileCompression1700000015000 implements MigrationInterface {
     await queryRunner.query(`
       DO $$
       BEGIN
-        ALTER TABLE files ALTER COLUMN bytes SET COMPRESSION lz4;
+        IF current_setting('server_version_num')::integer >= 140000 THEN
+          EXECUTE 'ALTER TABLE files ALTER COLUMN bytes SET COMPRESSION lz4';
+        END IF;
       EXCEPTION WHEN feature_not_supported THEN
         -- Built without LZ4: the column stays on the default (pglz), which every server has.
         NULL;
@@ -23,6 +26,12 @@ export class FileCompression1700000015000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE files ALTER COLUMN bytes SET COMPRESSION default`);
+    await queryRunner.query(`
+      DO $$
+      BEGIN
+        IF current_setting('server_version_num')::integer >= 140000 THEN
+          EXECUTE 'ALTER TABLE files ALTER COLUMN bytes SET COMPRESSION default';
+        END IF;
+      END $$`);
   }
 }
