@@ -128,7 +128,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
 
   // --- rate limits (MCP endpoint) ---
   // Shared counters in Redis when REDIS_URL is set (several instances, one budget); in memory otherwise.
-  // Either way each refusal is counted by limit. ioredis is imported only then: loaded, it adds about 15 MiB
+  // Either way each refusal is counted by limit. ioredis is imported only then: loaded, it adds about 10 MiB
   // to the resident size of a process that does not use it (docs/decisions.md, "Publishing a 5 MiB body").
   if (settings.redisUrl) {
     const { RedisRateLimiter } = await import('../adapters/redis/redis-rate-limiter.js');

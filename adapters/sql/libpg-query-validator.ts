@@ -27,9 +27,9 @@ const COMMENTS = ['SQL_COMMENT', 'C_COMMENT'];
 type LibpgQuery = typeof import('libpg-query');
 
 /**
- * libpg-query, imported and its WASM module loaded on the first validation: importing it reserves about
- * 130 MB of WASM memory and adds about 15 MiB to the resident size of every process that starts, a server
- * that never checks a query included (docs/decisions.md, "Publishing a 5 MiB body").
+ * libpg-query, imported and its WASM module loaded on the first validation: importing it starts loading
+ * the module at once, reserving about 130 MB of WASM memory and adding about 5 MiB to the resident size of
+ * every process, a server that never checks a query included (docs/decisions.md, "Publishing a 5 MiB body").
  */
 let loading: Promise<LibpgQuery> | undefined;
 let libpg: LibpgQuery;
