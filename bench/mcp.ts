@@ -19,7 +19,7 @@
  * and `wrk` (apt-get install -y wrk).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -30,7 +30,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { spawnServer } from '../test/support/server.js';
-import { option, requireTool } from './support.js';
+import { appendToSection, option, requireTool } from './support.js';
 import { mintAccessToken } from '../test/support/tokens.js';
 
 interface LoadResult {
@@ -197,19 +197,6 @@ function wrk(wrkPath: string, port: number, script: string, seconds: number): Pr
 }
 
 const median = (results: LoadResult[]): LoadResult => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
-
-function appendToSection(file: string, heading: string, intro: string, text: string): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(`${heading}\n`);
-  let next: string;
-  if (start < 0) next = `${current.trimEnd()}\n\n${heading}\n\n${intro}\n\n${text}`;
-  else {
-    const after = current.indexOf('\n## ', start + heading.length);
-    const end = after < 0 ? current.length : after + 1;
-    next = `${current.slice(0, end).trimEnd()}\n\n${text}\n${after < 0 ? '' : `\n${current.slice(end)}`}`;
-  }
-  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
-}
 
 type Case = 'tools/list' | 'list_dashboards';
 type Server = 'dashpub' | 'koa' | 'sdk';

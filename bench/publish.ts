@@ -4,10 +4,14 @@
  * for enough users that the 60/min publish limit is not what is measured; a new slug each call), loaded by
  * wrk at c20, side by side with `pgbench -c20` of the same writes (BEGIN; a 10 KB row; a small row;
  * COMMIT) on the same server, rounds interleaved, medians reported. Then a 5 MiB body with 8 in flight on a
- * fresh server process: p50 and the server's peak RSS (VmHWM). Writes every round with the machine and
- * date to the "Publish" section of docs/benchmarks.md.
+ * fresh server process: p50, the server's peak RSS (VmHWM) and CPU per publish of the server and of the database
+ * backends. Adds every round with the machine, date and load average to the "Publish" section of docs/benchmarks.md,
+ * after the runs before it.
  *
- *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6]
+ *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6] [--only-big]
+ *
+ * While working on the server: BENCH_SERVER_NODE_ARGS gives it node flags (`--cpu-prof`, `--trace-gc`), BENCH_MEMLOG=1 makes
+ * it print its memory peaks (V8 heap, Buffers, RSS) and CPU when the load ends.
  *
  * Needs wrk and pgbench (apt-get install -y wrk postgresql-client) and PostgreSQL where the tests find it
  * (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the bench database is
@@ -28,7 +32,7 @@ import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { mintAccessToken } from '../test/support/tokens.js';
-import { fmt, freePort, machineLine, median, option, percentile, requireTool, writeSection } from './support.js';
+import { appendToSection, fmt, freePort, machineLine, median, option, percentile, requireTool } from './support.js';
 
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -37,7 +41,7 @@ const USERS = Number(option('users', '1500'));
 const BIG_IN_FLIGHT = 8;
 const BIG_REQUESTS_EACH = Number(option('big-requests', '6'));
 const WARMUP_S = 2;
-/** `--only-big`: just the 5 MiB part, without writing docs (for working on it). */
+/** `--only-big`: just the 5 MiB part (for working on it); its line is added to the docs too. */
 const ONLY_BIG = process.argv.includes('--only-big');
 const BIG_BYTES = 5 * 1024 * 1024;
 
@@ -74,17 +78,22 @@ async function runServer(): Promise<void> {
   const app = await buildContainer(settings, { role: 'server', refreshWorkers: false });
   const server = await startServer(settings, { container: app });
   process.send?.('ready');
-  if (process.env.BENCH_TRACE) {
-    const { monitorEventLoopDelay, PerformanceObserver } = await import('node:perf_hooks');
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
-    const gcs: number[] = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) gcs.push(e.duration); }).observe({ entryTypes: ['gc'] });
-    setInterval(() => {
-      gcs.sort((a, b) => b - a);
-      process.stderr.write(`trace: loop delay p50 ${(delay.percentile(50) / 1e6).toFixed(1)} p99 ${(delay.percentile(99) / 1e6).toFixed(1)} max ${(delay.max / 1e6).toFixed(1)} ms; gc n=${gcs.length} total ${gcs.reduce((a, b) => a + b, 0).toFixed(0)} ms top ${gcs.slice(0, 5).map((g) => g.toFixed(1)).join(',')}; cpu ${JSON.stringify(process.cpuUsage())}\n`);
-      delay.reset(); gcs.length = 0;
-    }, 5000).unref();
+  if (process.env.BENCH_MEMLOG) {
+    // Where the server's memory is while loaded (working on the 5 MiB case): peaks of V8's heap, of memory
+    // outside it (Buffers) and of RSS, printed when the load ends.
+    const peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+    const timer = setInterval(() => {
+      const now = process.memoryUsage();
+      for (const key of Object.keys(peak) as Array<keyof typeof peak>) peak[key] = Math.max(peak[key], now[key]);
+    }, 20);
+    process.on('disconnect', () => {
+      clearInterval(timer);
+      const cpu = process.cpuUsage();
+      process.stdout.write(
+        `server memory peaks (MiB): ${Object.entries(peak).map(([k, v]) => `${k} ${fmt(v / 2 ** 20)}`).join(', ')}; ` +
+          `CPU since start: user ${fmt(cpu.user / 1000, 0)} ms, system ${fmt(cpu.system / 1000, 0)} ms\n`,
+      );
+    });
   }
   process.on('disconnect', () => {
     void server.close().finally(() => process.exit(0));
@@ -93,7 +102,9 @@ async function runServer(): Promise<void> {
 
 async function startChild(db: string): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = fork(fileURLToPath(import.meta.url), ['--server'], { env: { ...process.env, BENCH_DB: db, BENCH_PORT: String(port) }, stdio: 'inherit' });
+  // BENCH_SERVER_NODE_ARGS: node flags for the server only (e.g. `--cpu-prof --trace-gc` while working on it).
+  const execArgv = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = fork(fileURLToPath(import.meta.url), ['--server'], { env: { ...process.env, BENCH_DB: db, BENCH_PORT: String(port) }, stdio: 'inherit', execArgv });
   await new Promise<void>((resolve, reject) => {
     child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
     child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
@@ -220,6 +231,31 @@ async function pgbench(pgbenchPath: string, script: string, url: string, seconds
   return { perSecond: Number(tps[1]), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), errors: failed ? Number(failed[1]) : 0 };
 }
 
+/** CPU seconds (user + system) a process has used, from /proc/PID/stat (fields 14 and 15, in clock ticks). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // the process is gone: its last sample stands
+  }
+}
+
+/** PostgreSQL backends serving `database`: their command line names it ("postgres: [cluster: ]user db host(port) state"). */
+function backendsOf(database: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return command.startsWith('postgres: ') && command.includes(` ${database} `);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 function vmHwmMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -317,7 +353,24 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     let bigErrors = 0;
     let peakRssMiB = 0;
-    const sampler = setInterval(() => (peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!))), 50);
+    // CPU of the server and of the database's backends for this database, per publish: what the work costs,
+    // which the machine's load moves less than it moves the latencies.
+    const serverCpuBefore = cpuSeconds(big.child.pid!);
+    const backendCpu = new Map<number, { first: number; last: number }>();
+    const sampleBackends = (atStart = false) => {
+      for (const pid of backendsOf(database.name)) {
+        const now = cpuSeconds(pid);
+        const seen = backendCpu.get(pid);
+        if (seen) seen.last = Math.max(seen.last, now);
+        // A backend started during the load (the pool connecting) counts from zero.
+        else backendCpu.set(pid, { first: atStart ? now : 0, last: now });
+      }
+    };
+    sampleBackends(true);
+    const sampler = setInterval(() => {
+      peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+      sampleBackends();
+    }, 50);
     const startedAt = performance.now();
     await Promise.all(
       Array.from({ length: BIG_IN_FLIGHT }, async (_, lane) => {
@@ -332,13 +385,19 @@ async function main(): Promise<void> {
     );
     const bigSeconds = (performance.now() - startedAt) / 1000;
     clearInterval(sampler);
+    sampleBackends();
     peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+    const serverCpuMs = ((cpuSeconds(big.child.pid!) - serverCpuBefore) * 1000) / latencies.length;
+    const databaseCpuMs = ([...backendCpu.values()].reduce((sum, b) => sum + b.last - b.first, 0) * 1000) / latencies.length;
     await big.stop();
     servers.pop();
-    const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors };
-    process.stdout.write(`5 MiB ×${BIG_IN_FLIGHT} in flight: p50 ${fmt(bigResult.p50Ms)} ms, peak RSS ${fmt(peakRssMiB)} MiB (idle ${fmt(idleMiB)} MiB), errors ${bigErrors}\n`);
+    const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors, serverCpuMs, databaseCpuMs };
+    process.stdout.write(
+      `5 MiB ×${BIG_IN_FLIGHT} in flight: p50 ${fmt(bigResult.p50Ms)} ms, peak RSS ${fmt(peakRssMiB)} MiB (idle ${fmt(idleMiB)} MiB), errors ${bigErrors}; ` +
+        `CPU per publish: server ${fmt(serverCpuMs)} ms, database ${fmt(databaseCpuMs)} ms; load average ${fmt(os.loadavg()[0]!)}\n`,
+    );
 
-    if (!ONLY_BIG) report(rounds, bigResult);
+    report(rounds, bigResult);
   } finally {
     for (const server of servers) await server.stop();
     await database.drop();
@@ -346,41 +405,49 @@ async function main(): Promise<void> {
   }
 }
 
-function report(
-  rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>,
-  big: { p50Ms: number; p99Ms: number; peakRssMiB: number; idleMiB: number; perSecond: number; errors: number },
-): void {
-  const ours = median(rounds.map((r) => r.dashpub.perSecond));
-  const base = median(rounds.map((r) => r.pgbench.perSecond));
-  const ourP99 = median(rounds.map((r) => r.dashpub.p99Ms));
-  const baseP99 = median(rounds.map((r) => r.pgbench.p99Ms));
-  const own = median(rounds.map((r) => r.own.perSecond));
-  const lines = [
-    '## Publish',
-    '',
-    `Machine: ${machineLine()}. \`npm run bench:publish\` (bench/publish.ts): \`publish_dashboard\` with a 10 KB body, a new slug each call,`,
-    `over HTTP to the production server (startServer, one process, PostgreSQL on 127.0.0.1), ${USERS} users with real bearer tokens so the`,
-    `60/min publish limit is not what is measured; wrk -c${CONNECTIONS} against \`pgbench -c${CONNECTIONS} -j2\` (simple protocol) of BEGIN; a 10 KB row; a small`,
-    `row; COMMIT on the same server, rounds interleaved (${DURATION_S} s each after a ${WARMUP_S} s warm-up).`,
-    '',
-    '| round | publish req/s | p50 ms | p99 ms | errors | pgbench tps | p50 ms | p99 ms | ratio | dashpub\'s 2 statements, pgbench tps |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...rounds.map(
-      (r, i) =>
-        `| ${i + 1} | ${fmt(r.dashpub.perSecond, 0)} | ${fmt(r.dashpub.p50Ms)} | ${fmt(r.dashpub.p99Ms)} | ${r.dashpub.errors} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.dashpub.perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
-    ),
-    `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => r.dashpub.p50Ms)))} | ${fmt(ourP99)} | | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
-    '',
-    `The last column runs dashpub's own two statements of a publish (the read of the slug, then \`dashpub_publish\` with the 10 KB bytes) under`,
-    '`pgbench -c20` in the same round: what the database allows this design without HTTP, MCP, the token check and the user lookup.',
-    '',
-    `Publish is **${fmt(ours / base, 2)}× pgbench** (target ≥ 0.3×, goal 0.5×); its p99 is **${fmt(ourP99 / baseP99, 2)}× pgbench's** (target ≤ 2×).`,
-    '',
-    `5 MiB body, ${BIG_IN_FLIGHT} in flight (${BIG_IN_FLIGHT} × ${BIG_REQUESTS_EACH} publishes, fresh server process): p50 **${fmt(big.p50Ms)} ms** (target ≤ 200), p99 ${fmt(big.p99Ms)} ms,`,
-    `${fmt(big.perSecond)} publishes/s, server peak RSS (VmHWM) **${fmt(big.peakRssMiB)} MiB** (target ≤ 256; ${fmt(big.idleMiB)} MiB after start-up), errors ${big.errors}.`,
-    '',
-  ];
-  writeSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Publish', `${lines.join('\n')}\n`);
+type BigResult = { p50Ms: number; p99Ms: number; peakRssMiB: number; idleMiB: number; perSecond: number; errors: number; serverCpuMs: number; databaseCpuMs: number };
+
+const INTRO =
+  '`npm run bench:publish` (bench/publish.ts): `publish_dashboard` with a 10 KB body, a new slug each call, over HTTP to the production ' +
+  'server (startServer, one process, PostgreSQL on 127.0.0.1), users with real bearer tokens so the 60/min publish limit is not what is ' +
+  'measured; wrk against `pgbench` (simple protocol) of BEGIN; a 10 KB row; a small row; COMMIT on the same server, rounds interleaved. ' +
+  "The last column runs dashpub's own two statements of a publish (the read of the slug, then `dashpub_publish` with the 10 KB bytes) " +
+  'under pgbench in the same round: what the database allows this design without HTTP, MCP, the token check and the user lookup. Then a ' +
+  '5 MiB body with 8 in flight on a fresh server process: p50, the server\'s peak RSS (VmHWM), and the CPU per publish of the server ' +
+  'process and of the database backends serving it (from /proc). `--only-big` runs only the 5 MiB part. Every run is kept below.';
+
+const bigLine = (big: BigResult) =>
+  `5 MiB body, ${BIG_IN_FLIGHT} in flight (${BIG_IN_FLIGHT} × ${BIG_REQUESTS_EACH} publishes, fresh server process): p50 **${fmt(big.p50Ms)} ms** (target ≤ 200), p99 ${fmt(big.p99Ms)} ms, ` +
+  `${fmt(big.perSecond)} publishes/s, server peak RSS (VmHWM) **${fmt(big.peakRssMiB)} MiB** (target ≤ 256; ${fmt(big.idleMiB)} MiB after start-up), errors ${big.errors}; ` +
+  `CPU per publish: server ${fmt(big.serverCpuMs)} ms, database backends ${fmt(big.databaseCpuMs)} ms.`;
+
+function report(rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>, big: BigResult): void {
+  const heading = `### ${ONLY_BIG ? '5 MiB only, run' : 'Run'} of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const machine = `Machine: ${machineLine()}, load average ${fmt(os.loadavg()[0]!, 1)} at the end.`;
+  const lines = [heading, '', machine, ''];
+  if (rounds.length > 0) {
+    const ours = median(rounds.map((r) => r.dashpub.perSecond));
+    const base = median(rounds.map((r) => r.pgbench.perSecond));
+    const ourP99 = median(rounds.map((r) => r.dashpub.p99Ms));
+    const baseP99 = median(rounds.map((r) => r.pgbench.p99Ms));
+    const own = median(rounds.map((r) => r.own.perSecond));
+    lines.push(
+      `${USERS} users; wrk -c${CONNECTIONS} against \`pgbench -c${CONNECTIONS} -j2\`, ${DURATION_S} s rounds after a ${WARMUP_S} s warm-up.`,
+      '',
+      "| round | publish req/s | p50 ms | p99 ms | errors | pgbench tps | p50 ms | p99 ms | ratio | dashpub's 2 statements, pgbench tps |",
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...rounds.map(
+        (r, i) =>
+          `| ${i + 1} | ${fmt(r.dashpub.perSecond, 0)} | ${fmt(r.dashpub.p50Ms)} | ${fmt(r.dashpub.p99Ms)} | ${r.dashpub.errors} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.dashpub.perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
+      ),
+      `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => r.dashpub.p50Ms)))} | ${fmt(ourP99)} | | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
+      '',
+      `Publish is **${fmt(ours / base, 2)}× pgbench** (target ≥ 0.3×, goal 0.5×); its p99 is **${fmt(ourP99 / baseP99, 2)}× pgbench's** (target ≤ 2×).`,
+      '',
+    );
+  }
+  lines.push(bigLine(big));
+  appendToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Publish', INTRO, lines.join('\n'));
 }
 
 if (process.argv.includes('--server')) {

@@ -57,3 +57,17 @@ export function writeSection(file: string, heading: string, section: string): vo
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+/** Appends `text` at the end of one `## heading` section (created with `intro` if missing), keeping earlier runs. */
+export function appendToSection(file: string, heading: string, intro: string, text: string): void {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf(`${heading}\n`);
+  let next: string;
+  if (start < 0) next = `${current.trimEnd()}\n\n${heading}\n\n${intro}\n\n${text}`;
+  else {
+    const after = current.indexOf('\n## ', start + heading.length);
+    const end = after < 0 ? current.length : after + 1;
+    next = `${current.slice(0, end).trimEnd()}\n\n${text}\n${after < 0 ? '' : `\n${current.slice(end)}`}`;
+  }
+  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
+}

@@ -10,7 +10,6 @@ import { Settings } from '../application/ports/settings.js';
 import { Clock } from '../application/ports/clock.js';
 import { RateLimiter } from '../application/ports/rate-limiter.js';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
-import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../application/ports/account-store.js';
 import { DashboardStore } from '../application/ports/dashboard-store.js';
@@ -55,7 +54,6 @@ import { bindRefreshAndConnections } from './refresh-bindings.js';
 import { IdentityProvider } from '../application/ports/identity-provider.js';
 import { SecretSealer } from '../application/ports/secret-sealer.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
-import { OpenIdIdentityProvider } from '../adapters/oidc/openid-identity-provider.js';
 import { UPSTREAM_CALLBACK_PATH } from '../domain/upstream-sign-in.js';
 import { Telemetry } from '../application/ports/telemetry.js';
 import { PromTelemetry } from '../adapters/metrics/prom-telemetry.js';
@@ -130,8 +128,10 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
 
   // --- rate limits (MCP endpoint) ---
   // Shared counters in Redis when REDIS_URL is set (several instances, one budget); in memory otherwise.
-  // Either way each refusal is counted by limit.
+  // Either way each refusal is counted by limit. ioredis is imported only then: loaded, it adds about 10 MiB
+  // to the resident size of a process that does not use it (docs/decisions.md, "Publishing a 5 MiB body").
   if (settings.redisUrl) {
+    const { RedisRateLimiter } = await import('../adapters/redis/redis-rate-limiter.js');
     const limiter = new RedisRateLimiter({ url: settings.redisUrl, logger: logger.child({ component: 'rate-limiter' }) });
     closers.push(() => limiter.close());
     container.bind<RateLimiter>(RateLimiter).toConstantValue(new MeteredRateLimiter(limiter, telemetry));
@@ -172,6 +172,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   // The sign-in attempt travels in a cookie sealed with its own key derived from SECRET_KEY.
   container.bind<SecretSealer>(SecretSealer).toConstantValue(SecretBox.fromSettings(settings, 'web-app upstream sign-in attempt'));
   if (settings.oidcIssuer && settings.oidcClientId) {
+    const { OpenIdIdentityProvider } = await import('../adapters/oidc/openid-identity-provider.js');
     const provider = new OpenIdIdentityProvider({
       issuer: settings.oidcIssuer,
       clientId: settings.oidcClientId,

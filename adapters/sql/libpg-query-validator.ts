@@ -1,5 +1,4 @@
 import { injectable } from 'inversify';
-import { hasSqlDetails, loadModule, parseSync, scanSync } from 'libpg-query';
 import { invalid, typeName } from '../../domain/errors.js';
 import type { SqlValidator, ValidatedSql } from '../../application/ports/sql-validator.js';
 
@@ -25,7 +24,15 @@ const LOCKS: Record<string, string> = {
 };
 const COMMENTS = ['SQL_COMMENT', 'C_COMMENT'];
 
-let ready: Promise<void> | undefined;
+type LibpgQuery = typeof import('libpg-query');
+
+/**
+ * libpg-query, imported and its WASM module loaded on the first validation: importing it starts loading
+ * the module at once, reserving about 130 MB of WASM memory and adding about 5 MiB to the resident size of
+ * every process, a server that never checks a query included (docs/decisions.md, "Publishing a 5 MiB body").
+ */
+let loading: Promise<LibpgQuery> | undefined;
+let libpg: LibpgQuery;
 
 interface RawStatement {
   stmt?: Record<string, unknown>;
@@ -45,8 +52,11 @@ export class LibpgQueryValidator implements SqlValidator {
     if (sql.length > MAX_SQL_CHARS) throw invalid(`sql is ${sql.length} characters, over the ${MAX_SQL_CHARS}-character limit`);
     // The C parser stops at NUL, so whatever follows one would never be checked.
     if (sql.includes('\0')) throw invalid('sql must not contain NUL characters');
-    ready ??= loadModule();
-    await ready;
+    loading ??= import('libpg-query').then(async (module) => {
+      await module.loadModule();
+      return module;
+    });
+    libpg = await loading;
 
     const statements = parseStatements(sql);
     if (statements.length === 0) throw invalid('sql must contain a SELECT statement (got only comments)');
@@ -65,9 +75,9 @@ export class LibpgQueryValidator implements SqlValidator {
 
 function parseStatements(sql: string): RawStatement[] {
   try {
-    return parseSync(sql).stmts as RawStatement[];
+    return libpg.parseSync(sql).stmts as RawStatement[];
   } catch (err) {
-    if (hasSqlDetails(err) && err.sqlDetails) {
+    if (libpg.hasSqlDetails(err) && err.sqlDetails) {
       // libpg-query reports 0-based; Postgres itself (and psql) count characters from 1.
       throw invalid(`${err.sqlDetails.message} (position ${err.sqlDetails.cursorPosition + 1})`);
     }
@@ -109,7 +119,7 @@ function statementTokens(sql: string, statement: RawStatement): string[] {
   const end = statement.stmt_len ? start + statement.stmt_len : Number.POSITIVE_INFINITY;
   const pieces: string[] = [];
   let last = -1;
-  for (const token of scanSync(sql).tokens) {
+  for (const token of libpg.scanSync(sql).tokens) {
     if (token.start < start || token.end > end || COMMENTS.includes(token.tokenName)) continue;
     if (last !== -1 && token.start > last) pieces.push(' ');
     pieces.push(token.text);

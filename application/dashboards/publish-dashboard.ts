@@ -54,6 +54,11 @@ interface PublishPlace {
   dryRun: boolean;
 }
 
+/** A publish's body text, until decoding takes it. */
+interface Upload {
+  body?: string | null;
+}
+
 interface Content {
   mode: 'body' | 'spec';
   files: Record<string, Uint8Array>;
@@ -78,7 +83,17 @@ export class PublishDashboard {
     @inject(SpecPublisher) private readonly specs: SpecPublisher,
   ) {}
 
-  async execute(principal: Principal, command: PublishCommand): Promise<PublishResult> {
+  /**
+   * The body goes on in a holder that decoding empties, not in the command this frame keeps: a 5 MiB
+   * upload is then held as bytes only, not also as text, while the write waits for the database
+   * (docs/decisions.md, "Publishing a 5 MiB body").
+   */
+  execute(principal: Principal, command: PublishCommand): Promise<PublishResult> {
+    const { body, ...rest } = command;
+    return this.publish(principal, rest, { body });
+  }
+
+  private async publish(principal: Principal, command: Omit<PublishCommand, 'body'>, upload: Upload): Promise<PublishResult> {
     const target = await this.scopes.resolve(principal, command.workspace);
     const { slug, filename } = parsePath(command.path);
     const patch = parseMetadataPatch({ name: command.name, chart: command.chart, tags: command.tags, visibility: command.visibility });
@@ -86,7 +101,7 @@ export class PublishDashboard {
     const connection = connectionGiven ? parseConnectionRef(command.connection) : await this.keptConnection(target, slug, given(command.spec));
     const dryRun = command.dry_run ?? false;
     const usable = await this.connections.ensureUsable(principal, target, connection);
-    const content = await this.content(command, { principal, target, slug, filename, connection: usable, dryRun });
+    const content = await this.content(command, upload, { principal, target, slug, filename, connection: usable, dryRun });
     const warnings = [...usable.warnings, ...content.warnings];
     const bytes = Object.values(content.files).reduce((sum, file) => sum + file.byteLength, 0);
     const path = content.mode === 'body' ? `${slug}/${filename}` : slug;
@@ -143,10 +158,14 @@ export class PublishDashboard {
     });
   }
 
-  private async content(command: PublishCommand, at: PublishPlace): Promise<Content> {
-    const hasBody = given(command.body);
+  private async content(command: Omit<PublishCommand, 'body'>, upload: Upload, at: PublishPlace): Promise<Content> {
+    const hasBody = given(upload.body);
     if (hasBody === given(command.spec)) throw invalid('pass exactly one of "body" (a file) or "spec" (a dashboard spec)');
-    if (hasBody) return { mode: 'body', files: { [at.filename]: decodeBody(command.body!, command.encoding) }, spec: null, warnings: [] };
+    if (hasBody) {
+      const text = upload.body!;
+      upload.body = undefined;
+      return { mode: 'body', files: { [at.filename]: decodeBody(text, command.encoding) }, spec: null, warnings: [] };
+    }
     if (command.path.includes('/')) {
       throw invalid(`path "${command.path}": a spec publishes the whole dashboard; pass the bare slug "${at.slug}"`);
     }

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { expect } from 'chai';
+import { BodyTooLarge, readBody } from '../../shells/koa/request-body.js';
+
+/** A request whose body arrives in `chunks`, with Content-Length when `declared`. */
+function request(chunks: Buffer[], declared: boolean): IncomingMessage {
+  const stream = Readable.from(chunks) as unknown as IncomingMessage;
+  const length = chunks.reduce((sum, c) => sum + c.length, 0);
+  stream.headers = declared ? { 'content-length': String(length) } : {};
+  return stream;
+}
+
+/** `bytes` cut into pieces of `size`, so multi-byte characters fall across chunk boundaries. */
+const cut = (bytes: Buffer, size: number) => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+
+describe('readBody', () => {
+  // ASCII bodies take the latin1 path, others UTF-8: both must give the text UTF-8 decoding gives.
+  const ascii = `{"body":"${'<tr><td>1</td></tr>\\n'.repeat(70_000)}"}`; // about 1.4 MB, over Node's external-string size
+  const accented = `{"body":"${'<td>région — 東京 🎉</td>'.repeat(40_000)}"}`;
+  const cases: Array<[string, string]> = [
+    ['small ASCII', '{"jsonrpc":"2.0","id":1}'],
+    ['large ASCII', ascii],
+    ['large with multi-byte characters', accented],
+    ['latin1 range characters', '{"x":"café ÿ ©"}'],
+    ['empty', ''],
+  ];
+  for (const [name, text] of cases) {
+    for (const declared of [true, false]) {
+      it(`reads a ${name} body as its UTF-8 text (${declared ? 'with' : 'without'} Content-Length)`, async () => {
+        const bytes = Buffer.from(text, 'utf8');
+        const read = await readBody(request(cut(bytes, 65_531), declared), 32 * 1024 * 1024);
+        expect(read.length).to.equal(text.length);
+        expect(read === text).to.equal(true);
+      });
+    }
+  }
+
+  it('refuses a body over the limit, declared or not', async () => {
+    const bytes = Buffer.from('x'.repeat(1000));
+    for (const declared of [true, false]) {
+      const error = await readBody(request(cut(bytes, 100), declared), 999).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(BodyTooLarge);
+    }
+  });
+});
