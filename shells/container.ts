@@ -24,6 +24,9 @@ import { MemoryAccountStore } from '../adapters/memory/memory-account-store.js';
 import { MemoryDashboardStore } from '../adapters/memory/memory-dashboard-store.js';
 import { TypeormAccountStore } from '../adapters/typeorm/typeorm-account-store.js';
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
+import { TypeormListingVersions } from '../adapters/typeorm/typeorm-listing-versions.js';
+import { ListingVersions, NO_LISTING_VERSIONS } from '../application/ports/listing-versions.js';
+import { ListAnswerCache } from './koa/mcp/list-answer-cache.js';
 import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
 import { migrate, openDataSource } from '../adapters/typeorm/data-source.js';
 import { HostingOptions, DEFAULT_HOSTING_OPTIONS } from '../application/hosting/hosting-options.js';
@@ -45,10 +48,7 @@ import { OAuthTokenVerifier } from '../application/auth/verify-access-token.js';
 import { CachingTokenVerifier } from '../application/auth/cached-token-verifier.js';
 import { InvalidatingOAuthStore } from '../application/auth/invalidating-oauth-store.js';
 import { IN_PROCESS_ONLY, UNHEARD, type TokenInvalidations } from '../application/ports/token-invalidations.js';
-import { PgInvalidations } from '../adapters/postgres/pg-invalidations.js';
-import { CHANGES_UNHEARD, OWN_CHANGES_ONLY, type DashboardChanges } from '../application/ports/dashboard-changes.js';
-import { InvalidatingDashboardStore } from '../application/dashboards/invalidating-dashboard-store.js';
-import { ListAnswerCache } from './koa/mcp/list-answer-cache.js';
+import { PgTokenInvalidations } from '../adapters/postgres/pg-token-invalidations.js';
 import { WebSessionService } from '../application/auth/web-session-service.js';
 import { NodeSecretTokens } from '../adapters/crypto/node-secret-tokens.js';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
@@ -111,33 +111,10 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   const telemetry = new PromTelemetry({ processMetrics: settings.adminPort !== null });
   container.bind<Telemetry>(Telemetry).toConstantValue(telemetry);
 
-  // --- change channels (the token and listing caches) ---
-  // Verified tokens and list_dashboards answers are remembered per process and forgotten on every change
-  // that touches them (docs/decisions.md, "Hot path of the MCP endpoint" and "Cached list_dashboards answers").
-  // On PostgreSQL a server hears other processes' changes on one LISTEN connection; in memory nothing but
-  // this process changes anything; the embedded database's single shared session cannot carry LISTEN to a
-  // server while a CLI writes, and a CLI answers no MCP calls: those never cache.
-  let tokenChanges: TokenInvalidations = UNHEARD;
-  let dashboardChanges: DashboardChanges = CHANGES_UNHEARD;
-  if (options.storage === 'memory') {
-    tokenChanges = IN_PROCESS_ONLY;
-    dashboardChanges = OWN_CHANGES_ONLY;
-  } else if (settings.databaseUrl && (options.role ?? 'server') === 'server') {
-    const listener = new PgInvalidations(settings.databaseUrl, logger.child({ component: 'invalidation' }));
-    await listener.start();
-    closers.push(() => listener.close());
-    tokenChanges = listener.tokens;
-    dashboardChanges = listener.dashboards;
-  }
-  const listCache = new ListAnswerCache(dashboardChanges, settings.listCacheMegabytes * 1024 * 1024, (outcome) => telemetry.listCache(outcome));
-  container.bind(ListAnswerCache).toConstantValue(listCache);
-  // This process's own writes drop its answers at once, not when the notification comes back.
-  const listed = (store: DashboardStore) => new InvalidatingDashboardStore(store, (owner) => listCache.changed(owner.id));
-
   // --- storage (foundation) ---
   if (options.storage === 'memory') {
     container.bind<AccountStore>(AccountStore).toConstantValue(new MemoryAccountStore());
-    container.bind<DashboardStore>(DashboardStore).toConstantValue(listed(new MemoryDashboardStore()));
+    container.bind<DashboardStore>(DashboardStore).toConstantValue(new MemoryDashboardStore());
   } else {
     const database = settings.databaseUrl
       ? { url: settings.databaseUrl, stop: async () => {} }
@@ -150,8 +127,15 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     container.bind(DataSource).toConstantValue(dataSource);
     telemetry.observePool(() => poolStats(dataSource));
     container.bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
-    container.bind<DashboardStore>(DashboardStore).toConstantValue(listed(new TypeormDashboardStore(dataSource, { preparedStatements: settings.databaseUrl !== null })));
+    container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource, { preparedStatements: settings.databaseUrl !== null }));
+    container.bind<ListingVersions>(ListingVersions).toConstantValue(new TypeormListingVersions(dataSource, { preparedStatements: settings.databaseUrl !== null }));
   }
+  // list_dashboards answers are remembered per process and checked against the owner's listing version on
+  // every call (docs/decisions.md, "Cached list_dashboards answers"); the in-memory adapters keep no version.
+  if (options.storage === 'memory') container.bind<ListingVersions>(ListingVersions).toConstantValue(NO_LISTING_VERSIONS);
+  container
+    .bind(ListAnswerCache)
+    .toConstantValue(new ListAnswerCache(container.get<ListingVersions>(ListingVersions), settings.listCacheMegabytes * 1024 * 1024, (outcome) => telemetry.listCache(outcome)));
   container.bind<ConnectionDirectory>(ConnectionDirectory).toService(ConnectionAccess);
 
   // --- rate limits (MCP endpoint) ---
@@ -169,12 +153,22 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   container.bind<SecretTokens>(SecretTokens).to(NodeSecretTokens);
   container.bind<PasswordHasher>(PasswordHasher).toConstantValue(new ScryptPasswordHasher());
   {
-    // Verified tokens are remembered per process, forgotten on every change that kills them (the change
-    // channels above).
+    // Verified tokens are remembered per process, forgotten on every change that kills them (docs/decisions.md,
+    // "Hot path of the MCP endpoint"). On PostgreSQL a server hears other processes' changes on a LISTEN connection;
+    // in memory nothing but this process changes anything; the embedded database's single shared session
+    // cannot carry LISTEN to a server while a CLI revokes, and a CLI verifies no tokens: those never cache.
     const store = options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource));
+    let invalidations: TokenInvalidations = UNHEARD;
+    if (options.storage === 'memory') invalidations = IN_PROCESS_ONLY;
+    else if (settings.databaseUrl && (options.role ?? 'server') === 'server') {
+      const listener = new PgTokenInvalidations(settings.databaseUrl, logger.child({ component: 'token-invalidation' }));
+      await listener.start();
+      closers.push(() => listener.close());
+      invalidations = listener;
+    }
     const secrets = container.get<SecretTokens>(SecretTokens);
     const clock = container.get<Clock>(Clock);
-    const verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, clock), tokenChanges, secrets, clock);
+    const verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, clock), invalidations, secrets, clock);
     container.bind<OAuthStore>(OAuthStore).toConstantValue(new InvalidatingOAuthStore(store, (change) => verifier.invalidate(change)));
     container.bind<TokenVerifier>(TokenVerifier).toConstantValue(verifier);
   }

@@ -33,7 +33,7 @@ import { FileSweep1700000005000 } from './migrations/1700000005000-file-sweep.js
 import { GrantInvalidation1700000010000 } from './migrations/1700000010000-grant-invalidation.js';
 import { DashboardHotPaths1700000010200 } from './migrations/1700000010200-dashboard-hot-paths.js';
 import { ClientMetadataDocuments1700000014000 } from './migrations/1700000014000-client-metadata-documents.js';
-import { DashboardChangeNotify1700000015000 } from './migrations/1700000015000-dashboard-change-notify.js';
+import { DashboardListingVersions1700000015000 } from './migrations/1700000015000-dashboard-listing-versions.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -72,5 +72,5 @@ export const MIGRATIONS: Function[] = [
   GrantInvalidation1700000010000,
   DashboardHotPaths1700000010200,
   ClientMetadataDocuments1700000014000,
-  DashboardChangeNotify1700000015000,
+  DashboardListingVersions1700000015000,
 ];

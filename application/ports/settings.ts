@@ -10,7 +10,7 @@ export interface Settings {
   databaseUrl: string | null;
   /**
    * DATABASE_POOL_SIZE: connections each process keeps to the database. Each instance holds up to this
-   * many (plus one listening for token revocations and dashboard changes), so instances × size must stay under the server's
+   * many (plus one listening for token revocations), so instances × size must stay under the server's
    * max_connections.
    */
   databasePoolSize: number;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { INVALIDATION_APPLICATION_NAME, PgInvalidations } from '../../adapters/postgres/pg-invalidations.js';
+import { DataSource } from 'typeorm';
+import { TypeormListingVersions } from '../../adapters/typeorm/typeorm-listing-versions.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { ToolResult } from '../../shells/koa/mcp/tool-registry.js';
 import { ListAnswerCache } from '../../shells/koa/mcp/list-answer-cache.js';
@@ -10,25 +11,15 @@ import { request } from '../support/http.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
 
-const silent = { info: () => {}, warn: () => {} };
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 type Full = Awaited<ReturnType<typeof startFullServer>>;
 
 /**
- * The list_dashboards cache on PostgreSQL (docs/decisions.md, "Cached list_dashboards answers"): what the
- * triggers announce, that the cache answers from memory only while its channel listens, that a read racing
- * a change is not remembered, and that a remembered answer is byte for byte what a server without the
- * cache writes.
+ * The list_dashboards cache on PostgreSQL (docs/decisions.md, "Cached list_dashboards answers"): a
+ * remembered answer is byte for byte what a server without the cache writes; the triggers move an owner's
+ * listing version with everything a listing shows; the cache answers from memory only under the version it
+ * built with, read before building; and the membership is checked on every call.
  */
-describe('adapters: list_dashboards cache and its change channel (PostgreSQL)', function () {
+describe('adapters: list_dashboards cache and its listing versions (PostgreSQL)', function () {
   this.timeout(120_000);
   let database: TestDatabase;
   let cached: Full;
@@ -90,115 +81,106 @@ describe('adapters: list_dashboards cache and its change channel (PostgreSQL)', 
     expect(await rpc(cached, batch)).to.equal(await rpc(uncached, batch));
   });
 
-  describe('with a channel of its own', () => {
-    let listener: PgInvalidations;
+  const owner = (): Target => ({ kind: 'personal', userId, handle: 'bytes' });
+  const versionOf = async (id: string): Promise<string | null> =>
+    ((await sql.query(`SELECT version::text AS v FROM dashboard_listing_versions WHERE owner_id = $1`, [id])).rows[0] as { v: string } | undefined)?.v ?? null;
+
+  it('moves the owner\'s listing version with dashboards, current versions and tags, not with other versions or no-op updates', async () => {
+    const moved = async (change: () => Promise<unknown>) => {
+      const before = await versionOf(userId);
+      await change();
+      return (await versionOf(userId)) !== before;
+    };
+    const one = (await sql.query(`SELECT id, current_version_id FROM dashboards WHERE owner_id = $1 AND slug = 'one'`, [userId])).rows[0] as { id: string; current_version_id: string };
+    expect(await versionOf(userId)).to.match(/^\d+$/);
+    expect(await moved(() => sql.query(`UPDATE dashboards SET name = 'One' WHERE id = $1`, [one.id]))).to.equal(true);
+    expect(await moved(() => sql.query(`UPDATE dashboards SET chart = chart WHERE owner_id = $1`, [userId]))).to.equal(false);
+    expect(await moved(() => sql.query(`UPDATE dashboard_versions SET name = 'kept' WHERE id = $1`, [one.current_version_id]))).to.equal(true);
+    // A version that is not current: no listing shows it.
+    expect(
+      await moved(() =>
+        sql.query(
+          `INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+           SELECT gen_random_uuid(), dashboard_id, seq + 100, NULL, now(), created_by, files, spec FROM dashboard_versions WHERE id = $1`,
+          [one.current_version_id],
+        ),
+      ),
+    ).to.equal(false);
+    expect(await moved(() => sql.query(`UPDATE dashboard_versions SET name = 'old' WHERE dashboard_id = $1 AND id <> $2`, [one.id, one.current_version_id]))).to.equal(false);
+    expect(await moved(() => sql.query(`DELETE FROM dashboard_tags WHERE owner_id = $1 AND tag = 'b'`, [userId]))).to.equal(true);
+    // Another owner's change leaves this owner's number alone.
+    const other = await cached.server.app.container.get<AccountStore>(AccountStore).createUser({ handle: 'other', email: 'other@example.com', passwordHash: null, plan: 'free' });
+    expect(await versionOf(other.id)).to.equal(null);
+    expect(await moved(() => sql.query(`UPDATE dashboards SET owner_id = $1 WHERE owner_id = $2 AND slug = 'one'`, [other.id, userId]))).to.equal(true);
+    expect(await versionOf(other.id)).to.match(/^\d+$/);
+    expect(await moved(() => sql.query(`UPDATE dashboards SET name = 'Elsewhere' WHERE owner_id = $1`, [other.id]))).to.equal(false);
+    await sql.query(`UPDATE dashboards SET owner_id = $1 WHERE owner_id = $2`, [userId, other.id]);
+  });
+
+  describe('the cache on its own', () => {
     let cache: ListAnswerCache;
     let builds = 0;
-    let owner: Target;
     const build = async (): Promise<ToolResult> => {
       builds++;
       const { rows } = await sql.query(`SELECT string_agg(slug || '=' || name, ',' ORDER BY slug) AS text FROM dashboards WHERE owner_id = $1`, [userId]);
       return { content: [{ type: 'text', text: String(rows[0].text) }] };
     };
-    const text = async () => (await cache.answer(owner, {}, build)).content[0]!.text;
+    const text = async () => (await cache.answer(owner(), {}, build)).content[0]!.text;
 
-    beforeEach(async () => {
-      owner = { kind: 'personal', userId, handle: 'bytes' };
-      listener = new PgInvalidations(database.url, silent, { retryMs: 60_000 });
-      cache = new ListAnswerCache(listener.dashboards, 1024 * 1024);
-      await listener.start();
+    beforeEach(() => {
+      cache = new ListAnswerCache(new TypeormListingVersions(cached.server.app.container.get(DataSource), { preparedStatements: true }), 1024 * 1024);
       builds = 0;
     });
 
-    afterEach(() => listener.close());
-
-    it('remembers an answer until a change to the owner is heard, whoever made it', async () => {
-      expect(await text()).to.contain('one=');
-      expect(await text()).not.to.contain('One by hand');
+    it('answers from memory until anything changes the owner\'s listing, then shows the change at once', async () => {
+      await text();
+      expect(await text()).not.to.contain('By hand');
       expect(builds).to.equal(1);
-      await sql.query(`UPDATE dashboards SET name = 'One by hand' WHERE owner_id = $1 AND slug = 'one'`, [userId]);
-      let seen = '';
-      for (let i = 0; i < 100 && !(seen = await text()).includes('One by hand'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(seen).to.contain('one=One by hand');
-      // Answers from memory until the change was heard, then built once.
+      await sql.query(`UPDATE dashboards SET name = 'By hand' WHERE owner_id = $1 AND slug = 'two'`, [userId]);
+      expect(await text()).to.contain('two=By hand');
+      await text();
       expect(builds).to.equal(2);
     });
 
-    it('announces the owner for dashboards, current versions and tags, not for other versions or owners', async () => {
-      const heard: string[] = [];
-      listener.dashboards.subscribe({ changed: (id) => heard.push(id), reset: () => heard.push('reset') });
-      const barrier = async () => {
-        const mark = `00000000-0000-0000-0000-${String(heard.length).padStart(12, '0')}`;
-        await sql.query(`SELECT pg_notify('dashpub_dashboard_change', $1)`, [`owner:${mark}`]);
-        await until(() => heard.includes(mark), 'the barrier is heard');
-        return heard.splice(0).filter((id) => id !== mark);
-      };
-      const one = (await sql.query(`SELECT id, current_version_id FROM dashboards WHERE owner_id = $1 AND slug = 'one'`, [userId])).rows[0] as { id: string; current_version_id: string };
-      await sql.query(`UPDATE dashboard_versions SET name = 'kept' WHERE id = $1`, [one.current_version_id]);
-      expect(await barrier()).to.deep.equal([userId]);
-      // A version that is not current: no listing shows it.
-      await sql.query(
-        `INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
-         SELECT gen_random_uuid(), dashboard_id, seq + 100, NULL, now(), created_by, files, spec FROM dashboard_versions WHERE id = $1`,
-        [one.current_version_id],
-      );
-      await sql.query(`UPDATE dashboard_versions SET name = 'old' WHERE dashboard_id = $1 AND id <> $2`, [one.id, one.current_version_id]);
-      expect(await barrier()).to.deep.equal([]);
-      await sql.query(`DELETE FROM dashboard_tags WHERE owner_id = $1 AND tag = 'b'`, [userId]);
-      expect(await barrier()).to.deep.equal([userId]);
-      // One transaction touching the row many times says it once.
-      await sql.query(`UPDATE dashboards SET chart = 'bar' WHERE owner_id = $1`, [userId]);
-      expect(await barrier()).to.deep.equal([userId]);
-      await sql.query(`UPDATE dashboards SET chart = chart WHERE owner_id = $1`, [userId]);
-      expect(await barrier()).to.deep.equal([]);
-    });
-
-    it('builds every answer while the channel is down, so a change made meanwhile shows at once', async () => {
-      await text();
-      await text();
-      expect(builds).to.equal(1);
-      const ended = await sql.query(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> ALL($2)`, [
-        INVALIDATION_APPLICATION_NAME,
-        await serverListenerPids(),
-      ]);
-      expect(ended.rows.length).to.equal(1);
-      await until(() => !listener.dashboards.live, 'the listener notices');
-      expect(cache.size).to.equal(0);
-      await sql.query(`UPDATE dashboards SET name = 'Two by hand' WHERE owner_id = $1 AND slug = 'two'`, [userId]);
-      expect(await text()).to.contain('two=Two by hand');
-      await text();
-      expect(builds).to.equal(3);
-      expect(cache.size).to.equal(0);
-    });
-
-    it('does not remember a read that was under way when a change was heard', async () => {
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      const slow = cache.answer(owner, {}, async () => {
+    it('never remembers under a version read after the listing: a change while building makes the answer stale at once', async () => {
+      const slow = cache.answer(owner(), {}, async () => {
         const result = await build();
-        await gate;
+        await sql.query(`UPDATE dashboards SET name = 'Meanwhile' WHERE owner_id = $1 AND slug = 'two'`, [userId]);
         return result;
       });
-      cache.changed(userId);
-      release();
-      await slow;
-      expect(cache.size).to.equal(0);
-      await text();
-      await text();
+      expect((await slow).content[0]!.text).not.to.contain('Meanwhile');
+      expect(await text()).to.contain('two=Meanwhile');
       expect(builds).to.equal(2);
-      // Another owner's change leaves this owner's answer alone.
-      cache.changed('00000000-0000-0000-0000-000000000001');
-      await text();
+    });
+
+    it('builds every time for an owner without a listing version, and when turned off', async () => {
+      const nobody: Target = { kind: 'personal', userId: '00000000-0000-0000-0000-000000000001', handle: 'nobody' };
+      await cache.answer(nobody, {}, build);
+      await cache.answer(nobody, {}, build);
       expect(builds).to.equal(2);
+      const off = new ListAnswerCache({ current: async () => '1' }, 0);
+      await off.answer(owner(), {}, build);
+      await off.answer(owner(), {}, build);
+      expect(builds).to.equal(4);
+      expect(cache.size + off.size).to.equal(0);
     });
   });
 
-  /** The backends of the two servers' own listeners, left alone by the cut above. */
-  async function serverListenerPids(): Promise<number[]> {
-    // The servers' listeners connected first: everything but the newest listener backend.
-    const { rows } = await sql.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 ORDER BY backend_start DESC OFFSET 1`, [
-      INVALIDATION_APPLICATION_NAME,
-    ]);
-    return rows.map((row: { pid: number }) => row.pid);
-  }
+  it('checks the workspace membership on every call, remembered answer or not', async () => {
+    const container = cached.server.app.container;
+    const accounts = container.get<AccountStore>(AccountStore);
+    const team = await accounts.createWorkspace({ slug: 'crew', name: 'Crew' });
+    await accounts.addMember(team.id, userId, 'admin');
+    const teamToken = (await mintAccessToken(container, { userId, lock: { kind: 'workspace', workspaceId: team.id } })).access_token;
+    const teamRpc = async (body: unknown) =>
+      (await request({ url: `${cached.url}/mcp`, method: 'POST', host: cached.hosts.api, headers: { accept: 'application/json', authorization: `Bearer ${teamToken}` }, body })).text;
+    const publish = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path: 'crew-board', body: '<p>crew</p>' } } };
+    expect(JSON.parse(await teamRpc(publish)).result.isError).to.equal(undefined);
+    const remembered = await teamRpc(listing(1, {}));
+    expect(await teamRpc(listing(1, {}))).to.equal(remembered);
+    expect(remembered).to.contain('crew-board');
+    await sql.query(`DELETE FROM memberships WHERE workspace_id = $1 AND user_id = $2`, [team.id, userId]);
+    const refused = JSON.parse(await teamRpc(listing(1, {}))).result as { isError: boolean; content: Array<{ text: string }> };
+    expect([refused.isError, refused.content[0]!.text]).to.deep.equal([true, 'not a member of workspace "crew"']);
+  });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { NodeSecretTokens } from '../../adapters/crypto/node-secret-tokens.js';
-import { INVALIDATION_APPLICATION_NAME, PgInvalidations } from '../../adapters/postgres/pg-invalidations.js';
+import { PgTokenInvalidations } from '../../adapters/postgres/pg-token-invalidations.js';
 import { TypeormOAuthStore } from '../../adapters/typeorm/typeorm-oauth-store.js';
 import { CachingTokenVerifier } from '../../application/auth/cached-token-verifier.js';
 import { OAuthTokenVerifier } from '../../application/auth/verify-access-token.js';
@@ -32,7 +32,7 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
   let database: TestDatabase;
   let admin: AppContainer;
   let sql: pg.Client;
-  let listener: PgInvalidations;
+  let listener: PgTokenInvalidations;
   let verifier: CachingTokenVerifier;
   let lookups = 0;
 
@@ -52,8 +52,8 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
     };
     const secrets = new NodeSecretTokens();
     // A long retry: the outage lasts until the test says otherwise.
-    listener = new PgInvalidations(database.url, silent, { retryMs: 60_000 });
-    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener.tokens, secrets, systemClock);
+    listener = new PgTokenInvalidations(database.url, silent, { retryMs: 60_000 });
+    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener, secrets, systemClock);
     await listener.start();
     lookups = 0;
   });
@@ -74,8 +74,7 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
   /** Ends the listener's connection from the server side, as a restart or a network cut would. */
   async function cutListener(): Promise<void> {
     const ended = await sql.query(
-      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
-      [INVALIDATION_APPLICATION_NAME],
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'dashpub token invalidation'`,
     );
     expect(ended.rows.map((row: { ended: boolean }) => row.ended)).to.deep.equal([true]);
     await until(() => !listener.live, 'the listener notices');
@@ -118,10 +117,10 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
 
   it('caches again once the channel is back, starting empty', async () => {
     await listener.close();
-    listener = new PgInvalidations(database.url, silent, { retryMs: 50 });
+    listener = new PgTokenInvalidations(database.url, silent, { retryMs: 50 });
     const store = new TypeormOAuthStore(admin.container.get(DataSource));
     const secrets = new NodeSecretTokens();
-    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener.tokens, secrets, systemClock);
+    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener, secrets, systemClock);
     await listener.start();
     const minted = await token('back');
     expect(await verifier.verify(minted.access_token)).to.not.equal(null);
@@ -138,10 +137,10 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
   it('starts bypassed when it cannot listen, and still verifies every call against the database', async () => {
     await listener.close();
     const port = await freePort();
-    listener = new PgInvalidations(`postgres://postgres@127.0.0.1:${port}/nowhere`, silent, { retryMs: 60_000 });
+    listener = new PgTokenInvalidations(`postgres://postgres@127.0.0.1:${port}/nowhere`, silent, { retryMs: 60_000 });
     const store = new TypeormOAuthStore(admin.container.get(DataSource));
     const secrets = new NodeSecretTokens();
-    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener.tokens, secrets, systemClock);
+    verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, systemClock), listener, secrets, systemClock);
     await listener.start();
     expect(listener.live).to.equal(false);
     const minted = await token('unheard');
@@ -154,7 +153,7 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
   it('announces an access token changed by hand, and a deleted grant, but not a rotated refresh token', async () => {
     const minted = await token('triggers');
     const heard: string[] = [];
-    listener.tokens.subscribe({ invalidated: (change) => heard.push(`${change.kind}:${change.id}`), reset: () => {} });
+    listener.subscribe({ invalidated: (change) => heard.push(`${change.kind}:${change.id}`), reset: () => {} });
     await verifier.verify(minted.access_token);
     await sql.query(`UPDATE oauth_grants SET refresh_previous_retry_left = NOT refresh_previous_retry_left WHERE id = $1`, [minted.grantId]);
     // Notifications arrive in commit order: once this one is heard, one for the update would have been too.

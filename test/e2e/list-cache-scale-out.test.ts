@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { INVALIDATION_APPLICATION_NAME } from '../../adapters/postgres/pg-invalidations.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -11,9 +10,6 @@ import { mintAccessToken } from '../support/tokens.js';
 
 type Spawned = Awaited<ReturnType<typeof spawnServer>>;
 
-/** How long another process may go on answering a listing from before a change (the issue's bound). */
-const PROPAGATION_MS = 1000;
-
 interface Page {
   count: number;
   dashboards: Array<{ slug: string; name: string; tags: string[]; current_version_id: string }>;
@@ -21,9 +17,9 @@ interface Page {
 
 /**
  * Each `dashpub serve` process remembers its list_dashboards answers (docs/decisions.md, "Cached
- * list_dashboards answers"); a change made through any process, or straight in SQL, must still reach every
- * listing: at once on the process that made it, within a second elsewhere. Two processes on one PostgreSQL:
- * A makes the changes, B's answers are remembered (its metrics count the hits).
+ * list_dashboards answers"); a change made through any process, or straight in SQL, must still show in the
+ * very next listing on every process. Two processes on one PostgreSQL: A makes the changes, B's answers are
+ * remembered (its metrics count the hits).
  */
 describe('e2e: list_dashboards answers remembered per process, and forgotten on every change (PostgreSQL)', function () {
   this.timeout(180_000);
@@ -91,25 +87,13 @@ describe('e2e: list_dashboards answers remembered per process, and forgotten on 
     expect(await hits()).to.equal(before + 1);
   }
 
-  /** Polls B until `seen` holds for its listing; answers how long that took after `since`. */
-  async function seenOnB(args: Record<string, unknown>, seen: (page: Page) => boolean, since: number): Promise<number> {
-    for (;;) {
-      const page = await list(b, args);
-      const elapsed = Date.now() - since;
-      if (seen(page)) return elapsed;
-      if (elapsed > 5 * PROPAGATION_MS) return elapsed;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
-  /** Makes a change through A: A's next listing shows it at once, B's within a second. */
+  /** Makes a change through A: the next listing shows it, on B (whose answer was remembered) and on A. */
   async function changeThroughA(change: () => Promise<unknown>, seen: (page: Page) => boolean, args: Record<string, unknown> = {}) {
     await remembered(args);
     expect(seen(await list(b, args)), 'B showed the change before it was made').to.equal(false);
     await change();
-    const done = Date.now();
-    expect(seen(await list(a, args)), 'A shows its own change at once').to.equal(true);
-    expect(await seenOnB(args, seen, done)).to.be.at.most(PROPAGATION_MS);
+    expect(seen(await list(b, args)), 'B shows the change on the next call').to.equal(true);
+    expect(seen(await list(a, args)), 'A shows its own change').to.equal(true);
   }
 
   const slugs = (page: Page) => page.dashboards.map((d) => d.slug);
@@ -129,7 +113,7 @@ describe('e2e: list_dashboards answers remembered per process, and forgotten on 
     for (let i = 0; i < 2; i++) expect(JSON.parse(await callRaw(b, 'list_dashboards', { slug: 'nope' })).result.isError).to.equal(true);
   });
 
-  it('shows a publish made through A on A at once and on B within a second', async () => {
+  it('shows a publish made through A on the next call to either process', async () => {
     await changeThroughA(() => publish('gamma', '<h1>Gamma</h1>'), (page) => slugs(page).includes('gamma'));
   });
 
@@ -153,22 +137,12 @@ describe('e2e: list_dashboards answers remembered per process, and forgotten on 
     await changeThroughA(() => call(a, 'restore_dashboard_version', { slug: 'alpha', version_id: earlier.version_id }), (page) => page.dashboards[0]!.current_version_id !== second, { slug: 'alpha' });
   });
 
-  it('with its listener cut, B builds every answer, so a change made straight in SQL shows at once', async () => {
+  it('shows a change made straight in SQL on the next call', async () => {
     await remembered();
-    const ended = await sql.query(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [
-      INVALIDATION_APPLICATION_NAME,
-    ]);
-    expect(ended.rows.length).to.equal(2);
-    // B says so in its log the moment it notices (it reconnects a second later and starts afresh).
-    const deadline = Date.now() + 10_000;
-    while (!/invalidation channel lost/.test(b.output())) {
-      expect(Date.now()).to.be.below(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    // Asked while the channel is down: answered, but not from memory nor into it (nothing would forget it).
-    await list(b);
-    await list(b);
     await sql.query(`UPDATE dashboards SET name = 'Set by hand' WHERE slug = 'alpha'`);
     expect((await list(b)).dashboards.find((d) => d.slug === 'alpha')!.name).to.equal('Set by hand');
+    await remembered({ tag: 'ops' });
+    await sql.query(`DELETE FROM dashboards WHERE slug = 'beta'`);
+    expect(slugs(await list(b, { tag: 'ops' }))).to.deep.equal(['alpha']);
   });
 });
