@@ -58,7 +58,7 @@ export class PromTelemetry implements Telemetry {
     });
     this.listings = new Counter({
       name: 'dashpub_list_cache_total',
-      help: 'list_dashboards answers, by outcome (hit: from memory; miss: built; bypass: built, the cache being off or its channel down)',
+      help: 'list_dashboards answers, by outcome (hit: from memory; miss: built and remembered; bypass: built, the cache being off or the owner having no listing version)',
       labelNames: ['outcome'],
       registers,
     });

@@ -15,7 +15,7 @@ export interface Settings {
    */
   databasePoolSize: number;
   /**
-   * LIST_CACHE_MB: megabytes of serialised list_dashboards answers each server process remembers
+   * LIST_CACHE_MB: megabytes of serialised list_dashboards answers each process remembers
    * (docs/decisions.md, "Cached list_dashboards answers"); 0 turns the cache off.
    */
   listCacheMegabytes: number;

@@ -3,7 +3,7 @@ export const Telemetry = Symbol.for('Telemetry');
 export type ToolOutcome = 'ok' | 'refused' | 'error';
 /** `missing`: no bearer token; `invalid`: unknown, expired or revoked; `error`: the check itself failed. */
 export type VerificationOutcome = 'valid' | 'invalid' | 'missing' | 'error';
-/** A list_dashboards answer: `hit` from memory, `miss` built and remembered or not, `bypass` built (no live channel). */
+/** A list_dashboards answer: `hit` from memory, `miss` built and remembered, `bypass` built (cache off, or no listing version). */
 export type ListCacheOutcome = 'hit' | 'miss' | 'bypass';
 
 /**
