@@ -27,11 +27,16 @@ export class DashboardListingVersions1700000015000 implements MigrationInterface
     await queryRunner.query(`
       INSERT INTO dashboard_listing_versions (owner_id, version)
       SELECT owner_id, nextval('dashboard_listing_version_seq') FROM dashboards GROUP BY owner_id`);
+    // Once per owner and transaction: a publish touches the row, its version and its tags, and one new number
+    // says it all. The check is a read (the row's xmin already being this transaction's), not a second
+    // upsert, which would lock and log the row again.
     await queryRunner.query(`
-      CREATE FUNCTION dashpub_listing_changed(p_owner uuid) RETURNS void LANGUAGE sql AS $$
+      CREATE FUNCTION dashpub_listing_changed(p_owner uuid) RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM dashboard_listing_versions WHERE owner_id = p_owner AND xmin = pg_current_xact_id()::xid) THEN RETURN; END IF;
         INSERT INTO dashboard_listing_versions AS l (owner_id, version) VALUES (p_owner, nextval('dashboard_listing_version_seq'))
-        ON CONFLICT (owner_id) DO UPDATE SET version = nextval('dashboard_listing_version_seq')
-      $$`);
+        ON CONFLICT (owner_id) DO UPDATE SET version = nextval('dashboard_listing_version_seq');
+      END $$`);
     await queryRunner.query(`
       CREATE FUNCTION dashpub_listing_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
