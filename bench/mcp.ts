@@ -14,7 +14,9 @@
  * functions by self and inclusive time.
  *
  * Cases: `tools/list` (all three) and `list_dashboards` with a page of 20 of 30 dashboards (dashpub vs
- * the Koa ceiling answering the same bytes). Needs PostgreSQL on BENCH_DATABASE_URL (default
+ * the Koa ceiling answering the same bytes). wrk asks for the same page over and over, so dashpub answers
+ * it from its list cache; a second dashpub process with `LIST_CACHE_MB=0` (`uncached`) builds every answer,
+ * which is what a page costs right after a change. Needs PostgreSQL on BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test; a fresh `dashpub_test_bench_*` database is made and dropped)
  * and `wrk` (apt-get install -y wrk).
  */
@@ -199,7 +201,7 @@ function wrk(wrkPath: string, port: number, script: string, seconds: number): Pr
 const median = (results: LoadResult[]): LoadResult => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
 
 type Case = 'tools/list' | 'list_dashboards';
-type Server = 'dashpub' | 'koa' | 'sdk';
+type Server = 'dashpub' | 'uncached' | 'koa' | 'sdk';
 
 export async function runMcpBench(): Promise<void> {
   const wrkPath = requireTool('wrk');
@@ -208,11 +210,13 @@ export async function runMcpBench(): Promise<void> {
   const database: TestDatabase = await createTestDatabase('dashpub_test_bench');
   const children: ChildProcess[] = [];
   let dashpub: Awaited<ReturnType<typeof spawnServer>> | null = null;
+  let uncached: Awaited<ReturnType<typeof spawnServer>> | null = null;
   const runs = new Map<string, LoadResult[]>();
   try {
     // The production server as operators run it; the admin container stands in for the sign-in page.
     const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
     dashpub = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'warn' }, 120_000, execArgv);
+    uncached = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'warn', LIST_CACHE_MB: '0' }, 120_000);
     const admin = await buildContainer({ ...loadSettings({ SECRET_KEY: 'dashpub-test-secret-key' }), databaseUrl: database.url, redisUrl: null }, { role: 'cli', refreshWorkers: false });
     const user = await admin.container.get<AccountStore>(AccountStore).createUser({ handle: 'ada', email: 'ada@example.com', passwordHash: null, plan: 'free' });
     const token = (await mintAccessToken(admin.container, { userId: user.id, lock: { kind: 'personal' } })).access_token;
@@ -233,6 +237,9 @@ export async function runMcpBench(): Promise<void> {
     const tools = (JSON.parse(toolsList.text) as { result: { tools: Array<{ name: string; title: string; description: string; inputSchema: object; annotations: object }> } }).result.tools;
     const listed = (JSON.parse(listPage.text) as { result: { structuredContent: { dashboards: unknown[] } } }).result.structuredContent.dashboards;
     if (tools.length !== 18 || listed.length !== 20) throw new Error(`unexpected set-up: ${tools.length} tools, ${listed.length} dashboards listed`);
+    const uncachedPage = await post(uncached.port, uncached.hosts.api, token, LIST_DASHBOARDS);
+    const uncachedListed = (JSON.parse(uncachedPage.text) as { result: { structuredContent: { dashboards: unknown[] } } }).result.structuredContent.dashboards;
+    if (uncachedListed.length !== 20) throw new Error(`the uncached server lists ${uncachedListed.length} dashboards`);
 
     const koa = await forkServer('koa', { 'tools/list': toolsList.text, 'tools/call list_dashboards': listPage.text }, scratch);
     const sdk = await forkServer('sdk', tools, scratch);
@@ -240,10 +247,10 @@ export async function runMcpBench(): Promise<void> {
     const sdkCheck = await post(sdk.port, '127.0.0.1', token, TOOLS_LIST);
     if (sdkCheck.status !== 200 || !sdkCheck.text.includes('"list_dashboards"')) throw new Error(`SDK server answers: ${sdkCheck.status} ${sdkCheck.text.slice(0, 200)}`);
 
-    const ports: Record<Server, number> = { dashpub: dashpub.port, koa: koa.port, sdk: sdk.port };
+    const ports: Record<Server, number> = { dashpub: dashpub.port, uncached: uncached.port, koa: koa.port, sdk: sdk.port };
     const plan: Array<[Case, Server[]]> = [
       ['tools/list', ['dashpub', 'koa', 'sdk']],
-      ['list_dashboards', ['dashpub', 'koa']],
+      ['list_dashboards', ['dashpub', 'uncached', 'koa']],
     ];
     const scripts = new Map<Case, string>([
       ['tools/list', wrkScript(scratch, 'tools-list', host, token, TOOLS_LIST)],
@@ -263,6 +270,7 @@ export async function runMcpBench(): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await dashpub?.close();
+    await uncached?.close();
     await database.drop();
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -283,7 +291,8 @@ export async function runMcpBench(): Promise<void> {
     `\nMedians: tools/list dashpub ${fmt(med('tools/list dashpub').requestsPerSecond)}, Koa ${fmt(med('tools/list koa').requestsPerSecond)}, SDK ${fmt(med('tools/list sdk').requestsPerSecond)} requests/s ` +
     `(dashpub ${ratio('tools/list dashpub', 'tools/list koa')}× the Koa ceiling, target ≥ 0.8; ${ratio('tools/list dashpub', 'tools/list sdk')}× the SDK, target ≥ 20). ` +
     `list_dashboards dashpub ${fmt(med('list_dashboards dashpub').requestsPerSecond)}, Koa ${fmt(med('list_dashboards koa').requestsPerSecond)} requests/s ` +
-    `(${ratio('list_dashboards dashpub', 'list_dashboards koa')}× the Koa ceiling, target ≥ 0.3).\n`;
+    `(${ratio('list_dashboards dashpub', 'list_dashboards koa')}× the Koa ceiling, target ≥ 0.3); without the list cache ${fmt(med('list_dashboards uncached').requestsPerSecond)} ` +
+    `(${ratio('list_dashboards uncached', 'list_dashboards koa')}× the ceiling).\n`;
   process.stdout.write(`\n${text}\n`);
   const intro =
     'The MCP endpoint of the production server (`dashpub serve` on PostgreSQL, a bearer token from the OAuth flow) against a bare Koa 3 server answering the same bytes precomputed (the ceiling) and the official MCP SDK\'s stateless server (a new McpServer and StreamableHTTPServerTransport per request, as its example does, with the same 18 tools and input schemas). Each server is its own process; wrk POSTs with keep-alive; rounds interleaved (dashpub, Koa, SDK, …), every round below. Run with `npm run bench:mcp`.';

@@ -17,6 +17,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dashboardScheme: env.DASHBOARD_SCHEME ?? 'http',
     databaseUrl: env.DATABASE_URL || null,
     databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
+    listCacheMegabytes: listCache(env.LIST_CACHE_MB),
     redisUrl: env.REDIS_URL || null,
     dataDir: env.DATA_DIR ?? './data',
     secretKey: env.SECRET_KEY || null,
@@ -78,6 +79,13 @@ function poolSize(value: string | undefined): number {
   const text = value?.trim() ?? '';
   if (text === '') return 20;
   return checkNumber('databasePoolSize', Number(text), value);
+}
+
+/** LIST_CACHE_MB: 0 to 4096 megabytes of remembered list_dashboards answers per process, 32 by default. */
+function listCache(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return 32;
+  return checkNumber('listCacheMegabytes', Number(text), value);
 }
 
 /** TRUST_PROXY: a number of proxy hops; `true` means one, `false` none. */

@@ -23,6 +23,9 @@ import { MemoryAccountStore } from '../adapters/memory/memory-account-store.js';
 import { MemoryDashboardStore } from '../adapters/memory/memory-dashboard-store.js';
 import { TypeormAccountStore } from '../adapters/typeorm/typeorm-account-store.js';
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
+import { TypeormListingVersions } from '../adapters/typeorm/typeorm-listing-versions.js';
+import { ListingVersions, NO_LISTING_VERSIONS } from '../application/ports/listing-versions.js';
+import { ListAnswerCache } from './koa/mcp/list-answer-cache.js';
 import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
 import { migrate, openDataSource } from '../adapters/typeorm/data-source.js';
 import { HostingOptions, DEFAULT_HOSTING_OPTIONS } from '../application/hosting/hosting-options.js';
@@ -123,7 +126,14 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     telemetry.observePool(() => poolStats(dataSource));
     container.bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
     container.bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource, { preparedStatements: settings.databaseUrl !== null }));
+    container.bind<ListingVersions>(ListingVersions).toConstantValue(new TypeormListingVersions(dataSource, { preparedStatements: settings.databaseUrl !== null }));
   }
+  // list_dashboards answers are remembered per process and checked against the owner's listing version on
+  // every call (docs/decisions.md, "Cached list_dashboards answers"); the in-memory adapters keep no version.
+  if (options.storage === 'memory') container.bind<ListingVersions>(ListingVersions).toConstantValue(NO_LISTING_VERSIONS);
+  container
+    .bind(ListAnswerCache)
+    .toConstantValue(new ListAnswerCache(container.get<ListingVersions>(ListingVersions), settings.listCacheMegabytes * 1024 * 1024, (outcome) => telemetry.listCache(outcome)));
   container.bind<ConnectionDirectory>(ConnectionDirectory).toService(ConnectionAccess);
 
   // --- rate limits (MCP endpoint) ---

@@ -6,6 +6,7 @@ const REFRESH_BUDGET = 'REFRESH_BUDGET_PER_HOUR must be a positive integer';
 const ADMIN_PORT = 'ADMIN_PORT must be a port number';
 const SHUTDOWN_GRACE = 'SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600';
 const POOL_SIZE = 'DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500';
+const LIST_CACHE = 'LIST_CACHE_MB must be a whole number of megabytes, 0 to 4096';
 
 /**
  * The ranges of the numeric settings, declared once. Each field's message is the operator-facing refusal;
@@ -40,6 +41,11 @@ export class NumericSettings {
   @Min(1, { message: POOL_SIZE })
   @Max(500, { message: POOL_SIZE })
   databasePoolSize = 1;
+
+  @IsInt({ message: LIST_CACHE })
+  @Min(0, { message: LIST_CACHE })
+  @Max(4096, { message: LIST_CACHE })
+  listCacheMegabytes = 0;
 }
 
 type Numbers = { [K in keyof NumericSettings]: NumericSettings[K] };

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Telemetry, ToolOutcome, VerificationOutcome } from '../../application/ports/telemetry.js';
+import type { ListCacheOutcome, Telemetry, ToolOutcome, VerificationOutcome } from '../../application/ports/telemetry.js';
 
 /** Database pool occupancy, read at scrape time. */
 export interface PoolStats {
@@ -23,6 +23,7 @@ export class PromTelemetry implements Telemetry {
   private readonly toolSeconds: Histogram<'tool' | 'outcome'>;
   private readonly refused: Counter<'limit'>;
   private readonly verifications: Counter<'outcome'>;
+  private readonly listings: Counter<'outcome'>;
   private readonly refreshes: Counter<'trigger' | 'outcome'>;
   private readonly refreshSeconds: Histogram<'trigger' | 'outcome'>;
   private readonly served: Counter<'status'>;
@@ -52,6 +53,12 @@ export class PromTelemetry implements Telemetry {
     this.verifications = new Counter({
       name: 'dashpub_token_verifications_total',
       help: 'Bearer token checks on the MCP endpoint, by outcome (valid, invalid, missing, error)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.listings = new Counter({
+      name: 'dashpub_list_cache_total',
+      help: 'list_dashboards answers, by outcome (hit: from memory; miss: built and remembered; bypass: built, the cache being off or the owner having no listing version)',
       labelNames: ['outcome'],
       registers,
     });
@@ -111,6 +118,7 @@ export class PromTelemetry implements Telemetry {
   /** Label children by `surface|status`: prom-client hashes a label object on every call, this looks one up. */
   private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   private readonly servedChildren = new Map<number, { inc(): void }>();
+  private readonly listingChildren = new Map<ListCacheOutcome, { inc(): void }>();
 
   httpRequest(surface: string, status: number, seconds: number): void {
     const key = `${surface}|${status}`;
@@ -135,6 +143,13 @@ export class PromTelemetry implements Telemetry {
 
   tokenVerification(outcome: VerificationOutcome): void {
     this.verifications.inc({ outcome });
+  }
+
+  listCache(outcome: ListCacheOutcome): void {
+    // One label child per outcome, looked up once: a hit is the hot path.
+    let child = this.listingChildren.get(outcome);
+    if (!child) this.listingChildren.set(outcome, (child = this.listings.labels({ outcome })));
+    child.inc();
   }
 
   refreshRun(trigger: string, outcome: string, seconds: number): void {

@@ -34,6 +34,7 @@ import { GrantInvalidation1700000010000 } from './migrations/1700000010000-grant
 import { DashboardHotPaths1700000010200 } from './migrations/1700000010200-dashboard-hot-paths.js';
 import { ClientMetadataDocuments1700000014000 } from './migrations/1700000014000-client-metadata-documents.js';
 import { FileCompression1700000015000 } from './migrations/1700000015000-file-compression.js';
+import { DashboardListingVersions1700000015100 } from './migrations/1700000015100-dashboard-listing-versions.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -73,4 +74,5 @@ export const MIGRATIONS: Function[] = [
   DashboardHotPaths1700000010200,
   ClientMetadataDocuments1700000014000,
   FileCompression1700000015000,
+  DashboardListingVersions1700000015100,
 ];

@@ -57,7 +57,14 @@ export class ListDashboards {
   ) {}
 
   async execute(principal: Principal, query: ListQuery): Promise<DashboardPage> {
-    const target = await this.scopes.resolve(principal, query.workspace);
+    return this.forTarget(await this.scopes.resolve(principal, query.workspace), query);
+  }
+
+  /**
+   * The listing of a target already resolved by ScopeResolver for the caller (the MCP shell resolves
+   * first, to key its remembered answers by the target: docs/decisions.md, "Cached list_dashboards answers").
+   */
+  async forTarget(target: Target, query: ListQuery): Promise<DashboardPage> {
     const afterSlug = decodeCursor(query.cursor);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const slug = query.slug === undefined || query.slug === null ? undefined : validateSlug(query.slug);

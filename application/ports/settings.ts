@@ -14,6 +14,11 @@ export interface Settings {
    * max_connections.
    */
   databasePoolSize: number;
+  /**
+   * LIST_CACHE_MB: megabytes of serialised list_dashboards answers each process remembers
+   * (docs/decisions.md, "Cached list_dashboards answers"); 0 turns the cache off.
+   */
+  listCacheMegabytes: number;
   redisUrl: string | null;
   dataDir: string;
   secretKey: string | null;

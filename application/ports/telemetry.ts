@@ -3,6 +3,8 @@ export const Telemetry = Symbol.for('Telemetry');
 export type ToolOutcome = 'ok' | 'refused' | 'error';
 /** `missing`: no bearer token; `invalid`: unknown, expired or revoked; `error`: the check itself failed. */
 export type VerificationOutcome = 'valid' | 'invalid' | 'missing' | 'error';
+/** A list_dashboards answer: `hit` from memory, `miss` built and remembered, `bypass` built (cache off, or no listing version). */
+export type ListCacheOutcome = 'hit' | 'miss' | 'bypass';
 
 /**
  * What the service counts for operators (exported as Prometheus metrics on the admin listener). A port,
@@ -14,6 +16,7 @@ export interface Telemetry {
   /** A request refused by a rate limit (`publish_dashboard`, `register`, `refresh_budget` …). */
   rateLimitRefused(limit: string): void;
   tokenVerification(outcome: VerificationOutcome): void;
+  listCache(outcome: ListCacheOutcome): void;
   refreshRun(trigger: string, outcome: string, seconds: number): void;
   dashboardServed(status: number): void;
 }
@@ -24,6 +27,7 @@ export const noTelemetry: Telemetry = {
   toolCall: () => undefined,
   rateLimitRefused: () => undefined,
   tokenVerification: () => undefined,
+  listCache: () => undefined,
   refreshRun: () => undefined,
   dashboardServed: () => undefined,
 };

@@ -17,7 +17,7 @@ import {
 import { McpMethods } from './methods.js';
 import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.js';
 import type { ResourceSource } from './resources.js';
-import { ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
+import { SerializedToolResult, ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
 import { BodyTooLarge, readBody } from '../request-body.js';
 
@@ -113,7 +113,10 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
         const tail = methods.fixedReplyTail(incoming.method, incoming.params);
         if (tail !== undefined) return [REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), tail];
         try {
-          return resultResponse(incoming.id, await methods.handle(principal, incoming.method, incoming.params));
+          const result = await methods.handle(principal, incoming.method, incoming.params);
+          // A remembered list_dashboards answer: only the id is written, as for the fixed answers above.
+          if (result instanceof SerializedToolResult) return [REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), result.tail];
+          return resultResponse(incoming.id, result);
         } catch (err) {
           if (err instanceof JsonRpcError) {
             if (err.code === INTERNAL_ERROR) logger?.error({ method: incoming.method, message: err.message }, 'MCP handler failed');

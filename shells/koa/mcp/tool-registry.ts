@@ -13,6 +13,41 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/**
+ * A tool result kept as the text JSON.stringify wrote for it (a remembered `list_dashboards` answer,
+ * shells/koa/mcp/list-answer-cache.ts): the endpoint writes `tail` after the request id instead of
+ * serialising the result again. To anything else it reads as the result it was made from (parsed on first
+ * use; `toJSON` gives JSON.stringify the same object, so the bytes are the same either way).
+ */
+export class SerializedToolResult implements ToolResult {
+  /** `,"result":<json>}` in UTF-8: the end of the JSON-RPC reply, after `{"jsonrpc":"2.0","id":<id>`. */
+  readonly tail: Buffer;
+  readonly isError?: boolean;
+  private parsed: ToolResult | undefined;
+
+  private constructor(json: string, isError: boolean | undefined) {
+    this.tail = Buffer.from(`,"result":${json}}`);
+    if (isError !== undefined) this.isError = isError;
+  }
+
+  static of(result: ToolResult): SerializedToolResult {
+    return result instanceof SerializedToolResult ? result : new SerializedToolResult(JSON.stringify(result), result.isError);
+  }
+
+  get content(): ToolResult['content'] {
+    return this.toJSON().content;
+  }
+
+  get structuredContent(): ToolResult['structuredContent'] {
+    return this.toJSON().structuredContent;
+  }
+
+  toJSON(): ToolResult {
+    this.parsed ??= JSON.parse(this.tail.subarray(10, this.tail.length - 1).toString('utf8')) as ToolResult;
+    return this.parsed;
+  }
+}
+
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;

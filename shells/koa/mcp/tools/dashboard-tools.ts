@@ -8,6 +8,8 @@ import { ListDashboards, MAX_PAGE_SIZE } from '../../../../application/dashboard
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { Settings } from '../../../../application/ports/settings.js';
+import { ScopeResolver } from '../../../../application/scope-resolver.js';
+import { ListAnswerCache } from '../list-answer-cache.js';
 import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
 import { answer, textOnly, warningLines } from './presenters.js';
 import {
@@ -68,6 +70,8 @@ export function dashboardTools(container: Container): ToolSpec[] {
   const rename = container.get(RenameDashboard);
   const remove = container.get(DeleteDashboard);
   const list = container.get(ListDashboards);
+  const scopes = container.get(ScopeResolver);
+  const listCache = container.get(ListAnswerCache);
   const get = container.get(GetDashboard);
   const versions = container.get(DashboardVersions);
   // The four tools whose answer is one dashboard name the MCP Apps view that shows it (ui/dashboard-view.ts).
@@ -158,13 +162,18 @@ export function dashboardTools(container: Container): ToolSpec[] {
       outputSchema: listOutput,
       annotations: READ,
       async call(principal, args) {
-        const page = pageJson(settings, await list.execute(principal, listQuery(args)));
-        const lines =
-          page.count === 0
-            ? ['No dashboards yet.']
-            : [`${page.count} dashboard(s):`, ...page.dashboards.map((d) => `- ${d.name}: ${d.url}`)];
-        if (page.next_cursor) lines.push(`More: pass cursor "${page.next_cursor}".`);
-        return answer(lines, page, true);
+        const query = listQuery(args);
+        // Resolved, membership checked, on every call; only then may a remembered answer be used.
+        const target = await scopes.resolve(principal, query.workspace);
+        return listCache.answer(target, query, async () => {
+          const page = pageJson(settings, await list.forTarget(target, query));
+          const lines =
+            page.count === 0
+              ? ['No dashboards yet.']
+              : [`${page.count} dashboard(s):`, ...page.dashboards.map((d) => `- ${d.name}: ${d.url}`)];
+          if (page.next_cursor) lines.push(`More: pass cursor "${page.next_cursor}".`);
+          return answer(lines, page, true);
+        });
       },
     },
     {
