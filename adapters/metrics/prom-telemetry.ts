@@ -119,6 +119,7 @@ export class PromTelemetry implements Telemetry {
   private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   private readonly servedChildren = new Map<number, { inc(): void }>();
   private readonly listingChildren = new Map<ListCacheOutcome, { inc(): void }>();
+  private readonly verificationChildren = new Map<VerificationOutcome, { inc(): void }>();
 
   httpRequest(surface: string, status: number, seconds: number): void {
     const key = `${surface}|${status}`;
@@ -142,7 +143,10 @@ export class PromTelemetry implements Telemetry {
   }
 
   tokenVerification(outcome: VerificationOutcome): void {
-    this.verifications.inc({ outcome });
+    // Once per MCP request: the label child is looked up once, not hashed from its labels every time.
+    let child = this.verificationChildren.get(outcome);
+    if (!child) this.verificationChildren.set(outcome, (child = this.verifications.labels({ outcome })));
+    child.inc();
   }
 
   listCache(outcome: ListCacheOutcome): void {

@@ -8,23 +8,45 @@ export class BodyTooLarge extends Error {}
  * The raw request body as text, refusing more than `limit` bytes: at once when Content-Length says so,
  * otherwise as soon as the bytes read pass it, so an oversized body is never held in memory.
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
   // With a declared length the chunks go straight into one buffer, so a large body (a 5 MiB publish) is
   // held once rather than as chunks plus their concatenation.
   const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
   const chunks: Buffer[] = [];
   let size = 0;
   let filled = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    if (whole && chunks.length === 0 && filled + chunk.length <= whole.length) filled += chunk.copy(whole, filled);
-    else chunks.push(chunk);
-  }
-  if (!whole) return text(Buffer.concat(chunks));
-  return text(chunks.length === 0 ? whole.subarray(0, filled) : Buffer.concat([whole.subarray(0, filled), ...chunks]));
+  // Listeners rather than `for await`: a small JSON-RPC body is one chunk, and the async iterator's
+  // promises and stream bookkeeping were a visible share of a tools/list call (docs/benchmarks.md).
+  return new Promise((resolve, reject) => {
+    const settle = (error: Error | null) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (error) return reject(error);
+      if (!whole) return resolve(text(Buffer.concat(chunks)));
+      resolve(text(chunks.length === 0 ? whole.subarray(0, filled) : Buffer.concat([whole.subarray(0, filled), ...chunks])));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop reading at once, as leaving a `for await` does: the rest of the body is never taken in.
+        req.destroy();
+        return settle(new BodyTooLarge());
+      }
+      if (whole && chunks.length === 0 && filled + chunk.length <= whole.length) filled += chunk.copy(whole, filled);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(null);
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(new Error('the request closed before its body was read'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /**

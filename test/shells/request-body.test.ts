@@ -46,4 +46,36 @@ describe('readBody', () => {
       expect(error).to.be.instanceOf(BodyTooLarge);
     }
   });
+
+  it('stops reading a body the moment it passes the limit', async () => {
+    let pulled = 0;
+    const stream = new Readable({
+      read() {
+        pulled++;
+        this.push(Buffer.alloc(100, 'x'));
+      },
+    }) as unknown as IncomingMessage;
+    stream.headers = {};
+    const error = await readBody(stream, 950).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(BodyTooLarge);
+    expect((stream as unknown as Readable).destroyed).to.equal(true);
+    expect(pulled).to.be.below(20);
+  });
+
+  it('fails when the request closes before its body ends', async () => {
+    const stream = new Readable({ read() {} }) as unknown as IncomingMessage;
+    stream.headers = { 'content-length': '1000' };
+    (stream as unknown as Readable).push(Buffer.alloc(10, 'x'));
+    const pending = readBody(stream, 10_000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    (stream as unknown as Readable).destroy();
+    const error = await pending;
+    expect(error).to.be.instanceOf(Error);
+    expect(error).not.to.be.instanceOf(BodyTooLarge);
+  });
 });
