@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 type Row = Record<string, unknown>;
 
 /**
- * Plain parameterised reads of the per-call path. Prepared: each statement text gets a stable name (a
+ * Plain parameterised statements of the per-call path (the reads, and a publish's `dashpub_publish`). Prepared: each statement text gets a stable name (a
  * digest of the text, so one name never stands for two texts) and goes straight to TypeORM's pg pool;
  * `pg` parses it once per connection and PostgreSQL keeps its plan, so a call costs a Bind/Execute
  * instead of Parse, plan and a TypeORM query runner. Rows come back through the same `pg` type parsers

@@ -23,6 +23,7 @@ import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
 import { DashboardVersionEntity } from './entities/dashboard-version.js';
 import { PlainReads } from './plain-reads.js';
+import pg from 'pg';
 
 const toDashboard = (row: DashboardEntity): DashboardRecord => ({
   id: row.id,
@@ -235,7 +236,8 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
         throw new Error('a publish must write the dashboard it read');
       }
       const [sql, params] = publishWriteSql(owner, slug, rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
-      const [{ seq }] = await refusingConflicts(() => this.dataSource.query<Array<{ seq: number | null }>>(sql, params));
+      // Prepared like the read: parsed and planned once per connection, straight on the pg pool.
+      const [{ seq }] = (await refusingConflicts(() => this.reads.rows(sql, params))) as Array<{ seq: number | null }>;
       if (seq !== null) return result;
     }
     throw new Error(`publish to "${slug}" found the slug changed ${MAX_PUBLISH_ATTEMPTS} times in a row`);
@@ -252,8 +254,10 @@ async function refusingConflicts<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (!(error instanceof QueryFailedError)) throw error;
-    const { code, constraint, detail } = error.driverError as { code?: string; constraint?: string; detail?: string };
+    // TypeORM wraps pg's error (DataSource.query); a prepared statement on the pool gives pg's own.
+    const driverError = error instanceof QueryFailedError ? error.driverError : error instanceof pg.DatabaseError ? error : null;
+    if (!driverError) throw error;
+    const { code, constraint, detail } = driverError as { code?: string; constraint?: string; detail?: string };
     if (code === '23505') throw new DomainError('conflict', conflictText(constraint, detail));
     if (code === '23503') throw new DomainError('not_found', `dashboard not found (${constraint ?? 'foreign key'})`);
     throw error;
