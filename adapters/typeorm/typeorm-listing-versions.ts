@@ -6,7 +6,7 @@ import { PlainReads } from './plain-reads.js';
 const CURRENT = `SELECT version::text AS version FROM dashboard_listing_versions WHERE owner_id = $1::uuid`;
 
 /**
- * Reads the number the triggers of migration 1700000015000 move with every change to an owner's listing:
+ * Reads the number the triggers of migration 1700000015100 move with every change to an owner's listing:
  * one primary-key lookup, prepared on a PostgreSQL server of the operator's (`preparedStatements`, as the
  * dashboard store's hot reads), plain on the embedded database.
  */
