@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 
 export interface ApiSurfaceOptions {
-  /** The MCP endpoint (createMcpEndpoint); it answers /mcp and /mcp/ and passes everything else on. */
+  /** The MCP endpoint (`mcpMiddleware` of endpoint.ts); it answers /mcp and /mcp/ and passes everything else on. */
   mcp: Koa.Middleware;
   /** Further API routes, e.g. the OAuth router (`/.well-known/…`, `/register`, `/authorize`, `/token`). */
   extra?: Koa.Middleware;

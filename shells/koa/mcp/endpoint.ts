@@ -43,7 +43,7 @@ export interface McpEndpointOptions {
   isUnavailable?: ToolRegistryObservers['isUnavailable'];
 }
 
-export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
+const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 const REPLY_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
@@ -213,10 +213,6 @@ export function mcpMiddleware(handler: McpHandler): Koa.Middleware {
       ctx.remove('content-type');
     }
   };
-}
-
-export function createMcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
-  return mcpMiddleware(createMcpHandler(options));
 }
 
 /** Whether a request's path (its URL without the query) is the endpoint's. */
