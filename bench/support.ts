@@ -1,9 +1,10 @@
 /** Helpers every benchmark shares: tools, ports, percentiles, machine line, docs sections. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+
+/** The tests' helper: a port free a moment ago on 127.0.0.1. */
+export { freePort } from '../test/support/server.js';
 
 export function requireTool(name: string, apt = name): string {
   const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
@@ -11,16 +12,6 @@ export function requireTool(name: string, apt = name): string {
   return found;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = http.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export function option(name: string, fallback: string): string {
   const args = process.argv.slice(2);

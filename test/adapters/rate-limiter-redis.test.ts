@@ -4,22 +4,12 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import { RedisRateLimiter, type LimiterLogger } from '../../adapters/redis/redis-rate-limiter.js';
+import { freePort } from '../support/server.js';
 
 const run = promisify(execFile);
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 class RecordingLogger implements LimiterLogger {
   warnings: string[] = [];

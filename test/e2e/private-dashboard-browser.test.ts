@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage } from '../support/browser.js';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
@@ -9,19 +7,8 @@ import type { Principal } from '../../application/ports/token-verifier.js';
 import { startServer, type RunningServer } from '../../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
+import { freePort } from '../support/server.js';
 import { aPrincipal } from '../support/mothers.js';
-
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = http.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A private dashboard whose own script loads a sibling file through a relative link. */
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Diary</title></head>
