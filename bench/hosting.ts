@@ -29,7 +29,7 @@ import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
-import { freePort, option, requireTool, writeSection } from './support.js';
+import { freePort, option, requireTool, runWrk, writeSection } from './support.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -106,26 +106,9 @@ async function waitFor(port: number, host: string, urlPath: string): Promise<voi
   throw new Error(`nothing answered on 127.0.0.1:${port}${urlPath}`);
 }
 
-function wrk(wrkPath: string, url: string, host: string, seconds: number): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(wrkPath, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Host: ${host}`, url], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`wrk exited ${code}:\n${out}`));
-      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-      const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
-      const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
-      const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      if (!rps || !p99) return reject(new Error(`cannot read wrk output:\n${out}`));
-      const unit = { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's'];
-      const errors = (non2xx ? Number(non2xx[1]) : 0) + (socketErrors ? socketErrors.slice(1).reduce((s, n) => s + Number(n), 0) : 0);
-      resolve({ requestsPerSecond: Number(rps[1]), p99Ms: Number(p99[1]) * unit, errors });
-    });
-  });
+async function wrk(wrkPath: string, url: string, host: string, seconds: number): Promise<LoadResult> {
+  const run = await runWrk(wrkPath, [`-c${CONNECTIONS}`, `-d${seconds}s`, '-H', `Host: ${host}`, url]);
+  return { requestsPerSecond: run.requestsPerSecond, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors };
 }
 
 function startNginx(nginxPath: string, root: string, port: number): { child: ChildProcess; prefix: string } {

@@ -20,7 +20,7 @@
  * postgres://postgres@127.0.0.1:5432/test; a fresh `dashpub_test_bench_*` database is made and dropped)
  * and `wrk` (apt-get install -y wrk).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +32,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { spawnServer } from '../test/support/server.js';
-import { appendToSection, option, requireTool } from './support.js';
+import { appendToSection, option, requireTool, runWrk } from './support.js';
 import { mintAccessToken } from '../test/support/tokens.js';
 
 interface LoadResult {
@@ -174,28 +174,9 @@ function wrkScript(scratch: string, name: string, host: string, token: string, b
   return file;
 }
 
-function wrk(wrkPath: string, port: number, script: string, seconds: number): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(wrkPath, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, `http://127.0.0.1:${port}/mcp`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`wrk exited ${code}:\n${out}`));
-      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-      const percentile = (p: string) => {
-        const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)\\b`).exec(out);
-        return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'] : NaN;
-      };
-      const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
-      const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      if (!rps) return reject(new Error(`cannot read wrk output:\n${out}`));
-      const errors = (non2xx ? Number(non2xx[1]) : 0) + (socketErrors ? socketErrors.slice(1).reduce((s, n) => s + Number(n), 0) : 0);
-      resolve({ requestsPerSecond: Number(rps[1]), p50Ms: percentile('50'), p99Ms: percentile('99'), errors });
-    });
-  });
+async function wrk(wrkPath: string, port: number, script: string, seconds: number): Promise<LoadResult> {
+  const run = await runWrk(wrkPath, [`-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, `http://127.0.0.1:${port}/mcp`]);
+  return { requestsPerSecond: run.requestsPerSecond, p50Ms: run.p50Ms, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors };
 }
 
 const median = (results: LoadResult[]): LoadResult => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;

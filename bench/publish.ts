@@ -17,7 +17,7 @@
  * (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the bench database is
  * `dashpub_test_bench_publish_*`, dropped at the end.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -32,7 +32,7 @@ import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { mintAccessToken } from '../test/support/tokens.js';
-import { appendToSection, fmt, freePort, machineLine, median, option, percentile, requireTool } from './support.js';
+import { appendToSection, fmt, freePort, machineLine, median, option, percentile, requireTool, runTool, runWrk } from './support.js';
 
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -183,40 +183,19 @@ end
 `;
 }
 
-function run(command: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}:\n${out}`))));
-  });
-}
-
-const unitMs = (value: string, unit: string) => Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit as 'us' | 'ms' | 's'];
-
 async function wrk(wrkPath: string, script: string, port: number, seconds: number, connections: number): Promise<Load> {
-  const out = await run(wrkPath, ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, `http://127.0.0.1:${port}/mcp`]);
-  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  const p50 = /\s50%\s+([\d.]+)(us|ms|s)\b/.exec(out);
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
-  const errors = /publish-errors: (\d+)/.exec(out);
-  const firstError = /first error: (.*)/.exec(out);
+  const run = await runWrk(wrkPath, [`-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, `http://127.0.0.1:${port}/mcp`]);
+  // The script counts refused publishes itself (an isError answer is a 200): its count, not wrk's non-2xx.
+  const errors = /publish-errors: (\d+)/.exec(run.out);
+  const firstError = /first error: (.*)/.exec(run.out);
   if (firstError) process.stdout.write(`wrk: ${firstError[1]}\n`);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  if (!rps || !p50 || !p99 || !errors) throw new Error(`cannot read wrk output:\n${out}`);
-  return {
-    perSecond: Number(rps[1]),
-    p50Ms: unitMs(p50[1]!, p50[2]!),
-    p99Ms: unitMs(p99[1]!, p99[2]!),
-    errors: Number(errors[1]) + (socket ? socket.slice(1).reduce((s, n) => s + Number(n), 0) : 0),
-  };
+  if (!errors) throw new Error(`cannot read wrk output:\n${run.out}`);
+  return { perSecond: run.requestsPerSecond, p50Ms: run.p50Ms, p99Ms: run.p99Ms, errors: Number(errors[1]) + run.socketErrors };
 }
 
 async function pgbench(pgbenchPath: string, script: string, url: string, seconds: number, scratch: string, protocol: 'simple' | 'prepared' = 'simple'): Promise<Load> {
   const logDir = mkdtempSync(path.join(scratch, 'pgb-'));
-  const out = await run(pgbenchPath, ['-n', `-M${protocol}`, `-c${CONNECTIONS}`, '-j2', `-T${seconds}`, '-f', script, '-l', `--log-prefix=${path.join(logDir, 'log')}`, url]);
+  const out = await runTool(pgbenchPath, ['-n', `-M${protocol}`, `-c${CONNECTIONS}`, '-j2', `-T${seconds}`, '-f', script, '-l', `--log-prefix=${path.join(logDir, 'log')}`, url]);
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
   const failed = /number of failed transactions: (\d+)/.exec(out);
   if (!tps) throw new Error(`cannot read pgbench output:\n${out}`);

@@ -1,10 +1,59 @@
 /** Helpers every benchmark shares: tools, ports, percentiles, machine line, docs sections. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
 /** The tests' helper: a port free a moment ago on 127.0.0.1. */
 export { freePort } from '../test/support/server.js';
+
+/** Runs a command to its end: its stdout and stderr as one text, or a rejection carrying them when it fails. */
+export function runTool(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}:\n${out}`))));
+  });
+}
+
+/** What one wrk run's summary says; `out` is the whole text, for what a Lua script printed. */
+export interface WrkRun {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Responses wrk counted as non-2xx/3xx. */
+  non2xx: number;
+  /** Connect, read, write and timeout errors together. */
+  socketErrors: number;
+  out: string;
+}
+
+const MS_PER = { us: 0.001, ms: 1, s: 1000 };
+const latencyMs = (out: string, percent: number): number | null => {
+  const m = new RegExp(`\\s${percent}%\\s+([\\d.]+)(us|ms|s)\\b`).exec(out);
+  return m ? Number(m[1]) * MS_PER[m[2] as keyof typeof MS_PER] : null;
+};
+
+/** `wrk -t1 --latency` with `args` (connections, duration, script, URL…), its summary read; every bench loads through this. */
+export async function runWrk(wrkPath: string, args: string[]): Promise<WrkRun> {
+  const out = await runTool(wrkPath, ['-t1', '--latency', ...args]);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const p50 = latencyMs(out, 50);
+  const p99 = latencyMs(out, 99);
+  if (!rps || p50 === null || p99 === null) throw new Error(`cannot read wrk output:\n${out}`);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    requestsPerSecond: Number(rps[1]),
+    p50Ms: p50,
+    p99Ms: p99,
+    non2xx: non2xx ? Number(non2xx[1]) : 0,
+    socketErrors: socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+    out,
+  };
+}
 
 export function requireTool(name: string, apt = name): string {
   const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
