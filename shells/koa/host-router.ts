@@ -14,7 +14,7 @@ const SUBDOMAIN = /^[a-z0-9-]+$/;
  * Which surface a request's Host header addresses: the web app's host, the API's, or a subdomain of the
  * dashboards domain, which also names the subdomain (a handle or workspace slug). Unknown hosts get the
  * API surface, whose routes are all absolute, so a bare IP still answers /healthz. The hosts are worked
- * out once; the Koa host router and the dashboards fast path both classify with it.
+ * out once; the Koa host router and the request observer (which hands its reading to the fast paths) classify with it.
  */
 export function hostClassifier(settings: Pick<Settings, 'appUrl' | 'baseUrl' | 'dashboardDomain'>): (hostHeader: string | undefined) => HostClass {
   const appHost = hostOf(settings.appUrl);

@@ -3,9 +3,11 @@ import type http from 'node:http';
 import type { Settings } from '../../application/ports/settings.js';
 import type { Telemetry } from '../../application/ports/telemetry.js';
 import { logContext, type Logger } from '../logger.js';
-import { hostClassifier } from './host-router.js';
+import { hostClassifier, type HostClass } from './host-router.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+/** The wrapped handler also gets the Host header's classification, worked out once here for both. */
+type ClassifiedHandler = (req: http.IncomingMessage, res: http.ServerResponse, host: HostClass) => void;
 
 /** What a proxy's request id may look like to be taken over; anything else gets a fresh one. */
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
@@ -31,7 +33,7 @@ export interface ObservedHandler {
  * The query string is never logged: it carries OAuth states, codes and viewer tickets.
  * Per request this costs a few map lookups (docs/benchmarks.md, Hosting, measured it).
  */
-export function observeRequests(handler: Handler, settings: Settings, telemetry: Telemetry, logger: Logger): ObservedHandler {
+export function observeRequests(handler: ClassifiedHandler, settings: Settings, telemetry: Telemetry, logger: Logger): ObservedHandler {
   let inFlight = 0;
   let draining = false;
   const trustProxy = settings.trustProxyHops > 0;
@@ -42,7 +44,8 @@ export function observeRequests(handler: Handler, settings: Settings, telemetry:
     const reqId = typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     res.setHeader('x-request-id', reqId);
     if (draining) res.setHeader('connection', 'close');
-    const surface = classify(req.headers.host).surface;
+    const host = classify(req.headers.host);
+    const surface = host.surface;
     const started = performance.now();
     inFlight++;
     // 'close' follows 'finish' on every response, and alone on one cut short.
@@ -58,8 +61,8 @@ export function observeRequests(handler: Handler, settings: Settings, telemetry:
       const line = { reqId, surface, method: req.method, path: (req.url ?? '').split('?', 1)[0], status, ms: Math.round(seconds * 1000) };
       log[level](line, status >= 500 ? 'request answered with a server error' : 'request');
     });
-    if (surface === 'dashboards') handler(req, res);
-    else logContext.run({ reqId }, () => handler(req, res));
+    if (surface === 'dashboards') handler(req, res, host);
+    else logContext.run({ reqId }, () => handler(req, res, host));
   };
   return {
     handler: observed,

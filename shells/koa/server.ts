@@ -4,7 +4,7 @@ import Koa from 'koa';
 import type { Container } from 'inversify';
 import type { Settings } from '../../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../container.js';
-import { hostClassifier, hostRouter, type SurfaceHandlers } from './host-router.js';
+import { hostRouter, type SurfaceHandlers } from './host-router.js';
 import { createApiSurface } from './api/api-surface.js';
 import { createMcpHandler, mcpFront, mcpMiddleware, type McpHandler } from './mcp/endpoint.js';
 import { defaultPrompts } from './mcp/prompts.js';
@@ -92,12 +92,11 @@ export async function startServer(settings: Settings, options: { container?: App
   // endpoint on the API host (one handler, two fronts sending the same bytes: endpoint.ts); anything
   // else, or anything the fast path is unsure of, goes through the full app.
   const fastPath = dashboardsFastPathFrom(app.container);
-  const classify = hostClassifier(settings);
   const mcpDirect = mcpFront(mcp, (err, path) => logger.error({ err, surface: 'api', path }, 'request failed'));
   const observed = observeRequests(
-    (req, res) => {
-      if (fastPath(req, res)) return;
-      if (classify(req.headers.host).surface === 'api' && mcpDirect(req, res)) return;
+    (req, res, host) => {
+      if (fastPath(req, res, host)) return;
+      if (host.surface === 'api' && mcpDirect(req, res)) return;
       void callback(req, res);
     },
     settings,

@@ -5,7 +5,7 @@ import type { Settings } from '../../application/ports/settings.js';
 import type { WebSessions } from '../../application/ports/web-sessions.js';
 import { ViewerAccess } from '../../application/hosting/viewer-access.js';
 import type { AppContainer } from '../../shells/container.js';
-import { hostRouter } from '../../shells/koa/host-router.js';
+import { hostClassifier, hostRouter } from '../../shells/koa/host-router.js';
 import { dashboardsSurfaceFrom } from '../../shells/koa/dashboards/dashboards-surface.js';
 import { dashboardsFastPathFrom } from '../../shells/koa/dashboards/fast-path.js';
 import { createViewerRoutes } from '../../shells/koa/app/viewer-routes.js';
@@ -46,8 +46,9 @@ export async function startHostingServer(app: AppContainer, settings: Settings, 
   );
   const fastPath = dashboardsFastPathFrom(app.container);
   const callback = koa.callback();
+  const classify = hostClassifier(settings);
   const server = http.createServer((req, res) => {
-    if (!fastPath(req, res)) void callback(req, res);
+    if (!fastPath(req, res, classify(req.headers.host))) void callback(req, res);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
