@@ -115,20 +115,17 @@ export class PromTelemetry implements Telemetry {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 
-  /** Label children by `surface|status`: prom-client hashes a label object on every call, this looks one up. */
+  // Label children of the per-request metrics, looked up by key: prom-client hashes a label object on every call.
   private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   private readonly servedChildren = new Map<number, { inc(): void }>();
   private readonly listingChildren = new Map<ListCacheOutcome, { inc(): void }>();
   private readonly verificationChildren = new Map<VerificationOutcome, { inc(): void }>();
 
   httpRequest(surface: string, status: number, seconds: number): void {
-    const key = `${surface}|${status}`;
-    let child = this.httpChildren.get(key);
-    if (!child) {
+    const child = childOf(this.httpChildren, `${surface}|${status}`, () => {
       const labels = { surface, status: String(status) };
-      child = { count: this.http.labels(labels), latency: this.httpSeconds.labels(labels) };
-      this.httpChildren.set(key, child);
-    }
+      return { count: this.http.labels(labels), latency: this.httpSeconds.labels(labels) };
+    });
     child.count.inc();
     child.latency.observe(seconds);
   }
@@ -143,17 +140,11 @@ export class PromTelemetry implements Telemetry {
   }
 
   tokenVerification(outcome: VerificationOutcome): void {
-    // Once per MCP request: the label child is looked up once, not hashed from its labels every time.
-    let child = this.verificationChildren.get(outcome);
-    if (!child) this.verificationChildren.set(outcome, (child = this.verifications.labels({ outcome })));
-    child.inc();
+    childOf(this.verificationChildren, outcome, () => this.verifications.labels({ outcome })).inc();
   }
 
   listCache(outcome: ListCacheOutcome): void {
-    // One label child per outcome, looked up once: a hit is the hot path.
-    let child = this.listingChildren.get(outcome);
-    if (!child) this.listingChildren.set(outcome, (child = this.listings.labels({ outcome })));
-    child.inc();
+    childOf(this.listingChildren, outcome, () => this.listings.labels({ outcome })).inc();
   }
 
   refreshRun(trigger: string, outcome: string, seconds: number): void {
@@ -162,8 +153,13 @@ export class PromTelemetry implements Telemetry {
   }
 
   dashboardServed(status: number): void {
-    let child = this.servedChildren.get(status);
-    if (!child) this.servedChildren.set(status, (child = this.served.labels({ status: String(status) })));
-    child.inc();
+    childOf(this.servedChildren, status, () => this.served.labels({ status: String(status) })).inc();
   }
+}
+
+/** The label child remembered under `key`, made by `make` the first time. */
+function childOf<K, V>(children: Map<K, V>, key: K, make: () => V): V {
+  let child = children.get(key);
+  if (child === undefined) children.set(key, (child = make()));
+  return child;
 }
