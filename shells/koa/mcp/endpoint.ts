@@ -47,6 +47,8 @@ const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 const REPLY_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
+/** A reply whose result was serialised before: its pieces, only the id written now. */
+const withId = (id: unknown, tail: Buffer): readonly Buffer[] => [REPLY_HEAD, Buffer.from(JSON.stringify(id)), tail];
 const BATCH_OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const BATCH_CLOSE = Buffer.from(']');
@@ -111,11 +113,11 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
         return null;
       case 'request': {
         const tail = methods.fixedReplyTail(incoming.method, incoming.params);
-        if (tail !== undefined) return [REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), tail];
+        if (tail !== undefined) return withId(incoming.id, tail);
         try {
           const result = await methods.handle(principal, incoming.method, incoming.params);
           // A remembered list_dashboards answer: only the id is written, as for the fixed answers above.
-          if (result instanceof SerializedToolResult) return [REPLY_HEAD, Buffer.from(JSON.stringify(incoming.id)), result.tail];
+          if (result instanceof SerializedToolResult) return withId(incoming.id, result.tail);
           return resultResponse(incoming.id, result);
         } catch (err) {
           if (err instanceof JsonRpcError) {
