@@ -3,6 +3,7 @@ import { DataSource, In, QueryFailedError, type EntityManager } from 'typeorm';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import { AUTOMATIC_SNAPSHOTS_KEPT } from '../../domain/versions.js';
+import { FILE_TOUCH_AGE_SECONDS } from '../../application/ports/file-sweeper.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type {
   AliasRecord,
@@ -160,13 +161,16 @@ class TypeormWrites extends TypeormReads implements DashboardWrites {
   }
 
   async putFile(sha256: string, bytes: Uint8Array): Promise<void> {
-    // Touching stored_at (and so locking the row until commit) keeps the file sweep off bytes that this
-    // transaction is about to reference again (see typeorm-file-sweeper.ts).
-    await this.manager.query(`INSERT INTO files (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO UPDATE SET stored_at = now()`, [
-      sha256,
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      bytes.byteLength,
-    ]);
+    // Bytes already stored with an old mark are marked anew, which locks the row until commit and keeps
+    // the file sweep off bytes this transaction is about to reference again (see typeorm-file-sweeper.ts);
+    // a fresh mark is left alone, so writers of the same bytes do not queue (FILE_TOUCH_AGE_SECONDS). The
+    // UPDATE reads the statement's snapshot, so it never sees the row the INSERT has just made.
+    await this.manager.query(
+      `WITH stored AS (INSERT INTO files (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING RETURNING 1)
+       UPDATE files SET stored_at = now()
+       WHERE sha256 = $1 AND stored_at < now() - make_interval(secs => $4) AND NOT EXISTS (SELECT 1 FROM stored)`,
+      [sha256, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), bytes.byteLength, FILE_TOUCH_AGE_SECONDS],
+    );
   }
 
   async insertAlias(alias: AliasRecord): Promise<void> {

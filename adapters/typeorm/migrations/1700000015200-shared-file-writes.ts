@@ -1,0 +1,90 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Bytes published again no longer lock their `files` row until commit. `dashpub_publish` (migration
+ * 1700000010200) stored every file with `ON CONFLICT (sha256) DO UPDATE SET stored_at = now()`, so two
+ * publishes of the same bytes, by any owners, queued on that one row until the first one's commit was
+ * flushed, and each wrote a new row version (with new entries in both of its indexes) for nothing. The
+ * benchmark, which publishes one body over and over, spent most of the database's time there.
+ *
+ * Now the row is marked stored anew only when its mark is older than half the sweep's grace (30 of 60
+ * minutes; FILE_TOUCH_AGE_SECONDS in application/ports/file-sweeper.ts): a file found with a fresher
+ * mark cannot reach the grace, and so the sweep, while the transaction that found it is still open.
+ * An older mark is touched as before, and that row lock is what makes a sweep in flight wait and
+ * re-check (adapters/typeorm/typeorm-file-sweeper.ts). Same signature and result as before.
+ */
+export class SharedFileWrites1700000015200 implements MigrationInterface {
+  name = 'SharedFileWrites1700000015200';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(publishFunction(STORE_FILES));
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(publishFunction(STORE_FILES_TOUCHING_EVERY_TIME));
+  }
+}
+
+const NEW_FILES = `
+        INSERT INTO files (sha256, bytes, size)
+        SELECT f.sha256, substring(p_blob FROM f.start FOR f.size), f.size
+        FROM (SELECT h AS sha256, z AS size, 1 + coalesce(sum(z) OVER (ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::integer AS start
+              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)) AS f
+        ORDER BY f.sha256`;
+
+const STORE_FILES = `        -- New bytes are inserted; bytes already stored are marked stored anew only when their mark is old
+        -- (see the migration's comment): a fresh row is neither locked nor rewritten.${NEW_FILES}
+        ON CONFLICT (sha256) DO NOTHING;
+        UPDATE files SET stored_at = now()
+        WHERE sha256 = ANY (p_hashes) AND stored_at < now() - interval '1800 seconds';
+`;
+
+const STORE_FILES_TOUCHING_EVERY_TIME = `        -- Touching stored_at keeps the file sweep off bytes referenced again (see typeorm-file-sweeper.ts).${NEW_FILES}
+        ON CONFLICT (sha256) DO UPDATE SET stored_at = now();
+`;
+
+const publishFunction = (fileStep: string) => `
+      CREATE OR REPLACE FUNCTION dashpub_publish(
+        p_owner_kind text, p_owner_id text, p_slug text, p_expected xid,
+        p_dashboard_id uuid, p_name text, p_tags text[], p_chart text, p_visibility text, p_connection text,
+        p_created_by uuid, p_created_at timestamptz, p_updated_at timestamptz,
+        p_version_id uuid, p_version_created_by uuid, p_version_created_at timestamptz, p_files jsonb, p_spec jsonb,
+        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea
+      ) RETURNS integer LANGUAGE plpgsql AS $$
+      DECLARE
+        next_seq integer;
+      BEGIN
+        -- The same lock, on the same key, as every other change to this owner's dashboards.
+        PERFORM pg_advisory_xact_lock(hashtextextended(p_owner_id, 0));
+        IF EXISTS (SELECT 1 FROM dashboard_aliases WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
+          RETURN NULL;
+        END IF;
+        IF p_expected IS NULL THEN
+          IF EXISTS (SELECT 1 FROM dashboards WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
+            RETURN NULL;
+          END IF;
+          INSERT INTO dashboards (id, owner_kind, owner_id, slug, name, tags, chart, visibility, connection,
+                                  current_version_id, created_by, created_at, updated_at)
+          VALUES (p_dashboard_id, p_owner_kind, p_owner_id::uuid, p_slug, p_name, p_tags, p_chart, p_visibility, p_connection,
+                  p_version_id, p_created_by, p_created_at, p_updated_at);
+          next_seq := 1;
+        ELSE
+          UPDATE dashboards
+          SET name = p_name, tags = p_tags, chart = p_chart, visibility = p_visibility, connection = p_connection,
+              current_version_id = p_version_id, updated_at = p_updated_at
+          WHERE id = p_dashboard_id AND owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug
+            AND xmin = p_expected;
+          IF NOT FOUND THEN
+            RETURN NULL;
+          END IF;
+          SELECT coalesce(max(seq), 0) + 1 INTO next_seq FROM dashboard_versions WHERE dashboard_id = p_dashboard_id;
+        END IF;
+${fileStep}        INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+        VALUES (p_version_id, p_dashboard_id, next_seq, NULL, p_version_created_at, p_version_created_by, p_files, p_spec);
+        -- The retention rule: of the unnamed snapshots, the newest p_snapshots_kept stay.
+        DELETE FROM dashboard_versions WHERE id IN (
+          SELECT id FROM dashboard_versions
+          WHERE dashboard_id = p_dashboard_id AND name IS NULL AND id <> p_version_id
+          ORDER BY seq DESC OFFSET p_snapshots_kept);
+        RETURN next_seq;
+      END $$`;

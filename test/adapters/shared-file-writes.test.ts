@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import pg from 'pg';
+import { AccountStore } from '../../application/ports/account-store.js';
+import { DashboardStore } from '../../application/ports/dashboard-store.js';
+import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../../application/ports/file-sweeper.js';
+import { buildContainer } from '../../shells/container.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { aUser } from '../support/mothers.js';
+import { testSettings } from '../support/settings.js';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Files are shared by hash, so writers of the same bytes meet on one `files` row. Storing bytes already
+ * stored must not make them queue on that row (migration 1700000015200), and must still keep the file
+ * sweep off bytes whose mark is old. Each case holds one writer's transaction open and watches the other.
+ */
+describe('writers of the same bytes on PostgreSQL', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let app: Awaited<ReturnType<typeof buildContainer>>;
+  let held: pg.Client;
+  let other: pg.Client;
+  const owners: string[] = [];
+
+  before(async () => {
+    database = await createTestDatabase();
+    app = await buildContainer(testSettings({ databaseUrl: database.url }), { refreshWorkers: false });
+    const accounts = app.container.get<AccountStore>(AccountStore);
+    for (let i = 0; i < 3; i++) owners.push((await aUser(accounts)).id);
+    held = new pg.Client({ connectionString: database.url });
+    other = new pg.Client({ connectionString: database.url });
+    await held.connect();
+    await other.connect();
+    // A writer that queues behind the held transaction fails instead of hanging the test.
+    await other.query(`SET statement_timeout = '3s'`);
+  });
+
+  after(async () => {
+    await held?.end();
+    await other?.end();
+    await app?.close();
+    await database?.drop();
+  });
+
+  /** dashpub_publish of one file for `owner`, as the store calls it (a new dashboard at `slug`). */
+  const publish = (client: pg.Client, owner: string, slug: string, bytes: Buffer) =>
+    client.query(
+      `SELECT dashpub_publish('user', $1::text, $2, NULL, gen_random_uuid(), $2, '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
+         gen_random_uuid(), $1::uuid, now(), $3::jsonb, NULL, 20, ARRAY[$4], ARRAY[$5]::integer[], $6::bytea) AS seq`,
+      [owner, slug, JSON.stringify({ 'index.html': { sha256: sha256(bytes), size: bytes.byteLength, contentType: 'text/html; charset=utf-8' } }), sha256(bytes), bytes.byteLength, bytes],
+    );
+  const storedAt = async (bytes: Buffer) =>
+    ((await other.query(`SELECT stored_at FROM files WHERE sha256 = $1`, [sha256(bytes)])).rows[0] as { stored_at: Date } | undefined)?.stored_at;
+
+  it('publishes bytes another open transaction has just published again without waiting for it', async () => {
+    const bytes = Buffer.from(`<p>shared ${Date.now()}</p>`);
+    await publish(other, owners[0]!, 'first', bytes);
+    const mark = await storedAt(bytes);
+
+    await held.query('BEGIN');
+    try {
+      await publish(held, owners[1]!, 'second', bytes);
+      // Before migration 1700000015200 this waited for the held transaction's row lock and timed out.
+      const third = await publish(other, owners[2]!, 'third', bytes);
+      expect(third.rows[0].seq).to.equal(1);
+    } finally {
+      await held.query('COMMIT');
+    }
+    expect(await storedAt(bytes)).to.deep.equal(mark);
+  });
+
+  it('stores bytes through the store while another transaction holds the same bytes, without waiting', async () => {
+    const store = app.container.get<DashboardStore>(DashboardStore);
+    const bytes = Buffer.from(`<p>stored twice ${Date.now()}</p>`);
+    await store.transaction({ kind: 'user', id: owners[0]! }, (tx) => tx.putFile(sha256(bytes), bytes));
+
+    let release!: () => void;
+    let stored!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const storedInFirst = new Promise<void>((resolve) => (stored = resolve));
+    const first = store.transaction({ kind: 'user', id: owners[1]! }, async (tx) => {
+      await tx.putFile(sha256(bytes), bytes);
+      stored();
+      await released;
+    });
+    await storedInFirst;
+    const second = store.transaction({ kind: 'user', id: owners[2]! }, (tx) => tx.putFile(sha256(bytes), bytes)).then(() => 'done');
+    const outcome = await Promise.race([second, sleep(3000).then(() => 'waited')]);
+    release();
+    await first;
+    await second;
+    expect(outcome).to.equal('done');
+  });
+
+  it('marks bytes with an old mark stored anew, so a sweep in flight waits for the publish and keeps them', async () => {
+    const bytes = Buffer.from(`<p>old ${Date.now()}</p>`);
+    await publish(other, owners[0]!, 'old-one', bytes);
+    await other.query(`DELETE FROM dashboards WHERE owner_id = $1 AND slug = 'old-one'`, [owners[0]]);
+    await other.query(`UPDATE files SET stored_at = now() - make_interval(secs => $1) WHERE sha256 = $2`, [FILE_SWEEP_GRACE_SECONDS * 2, sha256(bytes)]);
+
+    let sweeping: Promise<number> | undefined;
+    await held.query('BEGIN');
+    try {
+      await publish(held, owners[1]!, 'old-again', bytes);
+      sweeping = app.container.get<FileSweeper>(FileSweeper).sweep(FILE_SWEEP_GRACE_SECONDS);
+      await sleep(500); // the sweep reaches the row the publish holds, and waits
+    } finally {
+      await held.query('COMMIT');
+    }
+    await sweeping;
+    expect(await storedAt(bytes)).to.be.instanceOf(Date);
+    expect(Date.now() - (await storedAt(bytes))!.getTime()).to.be.below(60_000);
+  });
+});
