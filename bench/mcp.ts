@@ -7,7 +7,7 @@
  * interleaved (dashpub, koa, sdk, dashpub, …) and the median is reported; every round is appended to
  * the "MCP endpoint" section of docs/benchmarks.md.
  *
- *   npm run build && node dist/bench/mcp.js [--duration 8] [--rounds 3] [--connections 50] [--profile DIR]
+ *   npm run build && node dist/bench/mcp.js [--duration 8] [--rounds 3] [--connections 50] [--profile DIR] [--only tools/list]
  *
  * `--profile DIR` runs the dashpub server under `node --cpu-prof` and leaves its .cpuprofile in DIR when
  * the run ends (graceful shutdown writes it); `node dist/bench/cpu-profile-summary.js FILE` lists the top
@@ -46,6 +46,8 @@ const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '50'));
 const PROFILE_DIR = option('profile', '');
+/** `--only tools/list` or `--only list_dashboards`: one case (for profiling it alone); its rounds are added to the docs too. */
+const ONLY = option('only', '');
 const WARMUP_S = 2;
 const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SELF = fileURLToPath(import.meta.url);
@@ -229,10 +231,10 @@ export async function runMcpBench(): Promise<void> {
     if (sdkCheck.status !== 200 || !sdkCheck.text.includes('"list_dashboards"')) throw new Error(`SDK server answers: ${sdkCheck.status} ${sdkCheck.text.slice(0, 200)}`);
 
     const ports: Record<Server, number> = { dashpub: dashpub.port, uncached: uncached.port, koa: koa.port, sdk: sdk.port };
-    const plan: Array<[Case, Server[]]> = [
+    const plan = ([
       ['tools/list', ['dashpub', 'koa', 'sdk']],
       ['list_dashboards', ['dashpub', 'uncached', 'koa']],
-    ];
+    ] as Array<[Case, Server[]]>).filter(([name]) => !ONLY || name === ONLY);
     const scripts = new Map<Case, string>([
       ['tools/list', wrkScript(scratch, 'tools-list', host, token, TOOLS_LIST)],
       ['list_dashboards', wrkScript(scratch, 'list-dashboards', host, token, LIST_DASHBOARDS)],
@@ -268,12 +270,21 @@ export async function runMcpBench(): Promise<void> {
     const [name, server] = key.split(' ');
     results.forEach((r, i) => (text += `| ${name} | ${server} | ${i + 1} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} ms | ${fmt(r.p99Ms, 2)} ms | ${r.errors} |\n`));
   }
-  text +=
-    `\nMedians: tools/list dashpub ${fmt(med('tools/list dashpub').requestsPerSecond)}, Koa ${fmt(med('tools/list koa').requestsPerSecond)}, SDK ${fmt(med('tools/list sdk').requestsPerSecond)} requests/s ` +
-    `(dashpub ${ratio('tools/list dashpub', 'tools/list koa')}× the Koa ceiling, target ≥ 0.8; ${ratio('tools/list dashpub', 'tools/list sdk')}× the SDK, target ≥ 20). ` +
-    `list_dashboards dashpub ${fmt(med('list_dashboards dashpub').requestsPerSecond)}, Koa ${fmt(med('list_dashboards koa').requestsPerSecond)} requests/s ` +
-    `(${ratio('list_dashboards dashpub', 'list_dashboards koa')}× the Koa ceiling, target ≥ 0.3); without the list cache ${fmt(med('list_dashboards uncached').requestsPerSecond)} ` +
-    `(${ratio('list_dashboards uncached', 'list_dashboards koa')}× the ceiling).\n`;
+  const medians: string[] = [];
+  if (runs.has('tools/list dashpub')) {
+    medians.push(
+      `tools/list dashpub ${fmt(med('tools/list dashpub').requestsPerSecond)}, Koa ${fmt(med('tools/list koa').requestsPerSecond)}, SDK ${fmt(med('tools/list sdk').requestsPerSecond)} requests/s ` +
+        `(dashpub ${ratio('tools/list dashpub', 'tools/list koa')}× the Koa ceiling, target ≥ 0.8; ${ratio('tools/list dashpub', 'tools/list sdk')}× the SDK, target ≥ 20).`,
+    );
+  }
+  if (runs.has('list_dashboards dashpub')) {
+    medians.push(
+      `list_dashboards dashpub ${fmt(med('list_dashboards dashpub').requestsPerSecond)}, Koa ${fmt(med('list_dashboards koa').requestsPerSecond)} requests/s ` +
+        `(${ratio('list_dashboards dashpub', 'list_dashboards koa')}× the Koa ceiling, target ≥ 0.3); without the list cache ${fmt(med('list_dashboards uncached').requestsPerSecond)} ` +
+        `(${ratio('list_dashboards uncached', 'list_dashboards koa')}× the ceiling).`,
+    );
+  }
+  text += `\nMedians: ${medians.join(' ')}\n`;
   process.stdout.write(`\n${text}\n`);
   const intro =
     'The MCP endpoint of the production server (`dashpub serve` on PostgreSQL, a bearer token from the OAuth flow) against a bare Koa 3 server answering the same bytes precomputed (the ceiling) and the official MCP SDK\'s stateless server (a new McpServer and StreamableHTTPServerTransport per request, as its example does, with the same 18 tools and input schemas). Each server is its own process; wrk POSTs with keep-alive; rounds interleaved (dashpub, Koa, SDK, …), every round below. Run with `npm run bench:mcp`.';

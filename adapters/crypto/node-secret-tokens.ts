@@ -1,9 +1,11 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { injectable } from 'inversify';
 import type { SecretTokens } from '../../application/ports/secret-tokens.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8');
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
 
 /** SecretTokens on node:crypto. */
 @injectable()
@@ -17,7 +19,8 @@ export class NodeSecretTokens implements SecretTokens {
   }
 
   digest(token: string): string {
-    return sha256(token).digest('hex');
+    // The one-shot hash (Node 20.12+) costs a third of a Hash object; every MCP request digests its token.
+    return oneShotHash ? oneShotHash('sha256', token, 'hex') : sha256(token).digest('hex');
   }
 
   same(a: string, b: string): boolean {

@@ -33,6 +33,11 @@ export class CachingTokenVerifier implements TokenVerifier {
     invalidations.subscribe({ invalidated: (change) => this.invalidate(change), reset: () => this.clear() });
   }
 
+  remembered(accessToken: string): Principal | undefined {
+    if (!this.invalidations.live || !this.secrets.wellFormed(accessToken)) return undefined;
+    return this.entries.get(this.secrets.digest(accessToken), this.clock.now().getTime())?.principal;
+  }
+
   async verify(accessToken: string): Promise<Principal | null> {
     if (!this.secrets.wellFormed(accessToken)) return null;
     const tokenHash = this.secrets.digest(accessToken);

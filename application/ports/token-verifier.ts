@@ -20,4 +20,10 @@ export const TokenVerifier = Symbol.for('TokenVerifier');
  */
 export interface TokenVerifier {
   verify(accessToken: string): Promise<Principal | null>;
+  /**
+   * The principal of a token this process verified before and may still answer for from memory, at
+   * once; undefined when only `verify` can tell (never a refusal). Lets the MCP endpoint's fixed answers
+   * go without waiting on anything but the request body.
+   */
+  remembered?(accessToken: string): Principal | undefined;
 }

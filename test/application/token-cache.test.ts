@@ -94,6 +94,28 @@ describe('application: the verified-token cache', () => {
     expect([counted.lookups, cache.size]).to.deep.equal([4, 1]);
   });
 
+  it('answers for a token at once only when verify would answer it from memory', async () => {
+    const { cache, channel, counted } = handCache();
+    const minted = await mintAccessToken(app.container, { userId });
+    expect(cache.remembered(minted.access_token)).to.equal(undefined);
+    const verified = await cache.verify(minted.access_token);
+    expect(cache.remembered(minted.access_token)).to.deep.equal(verified);
+    expect(cache.remembered('x'.repeat(43))).to.equal(undefined);
+    expect(cache.remembered('not a token')).to.equal(undefined);
+    channel.set(false);
+    await cache.verify(minted.access_token);
+    expect(cache.remembered(minted.access_token)).to.equal(undefined);
+    channel.set(true);
+    await cache.verify(minted.access_token);
+    channel.revoked(minted.grantId);
+    expect(cache.remembered(minted.access_token)).to.equal(undefined);
+    await cache.verify(minted.access_token);
+    clock.advance(ACCESS_TOKEN_MAX_SECONDS);
+    expect(cache.remembered(minted.access_token)).to.equal(undefined);
+    // Four verifies, four lookups: remembered never asks the store.
+    expect(counted.lookups).to.equal(4);
+  });
+
   it('does not remember a lookup that was under way when a change was heard', async () => {
     const { cache, channel, inner } = handCache();
     const minted = await mintAccessToken(app.container, { userId });

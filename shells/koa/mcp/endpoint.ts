@@ -139,15 +139,19 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   });
   const json = (status: number, body: unknown, extra?: Array<[string, string]>) => send(status, JSON.stringify(body), extra);
 
-  async function authenticate(req: IncomingMessage): Promise<Principal | McpAnswer> {
-    const refuse = (description: string) => json(401, { error: 'invalid_token', error_description: description }, [['www-authenticate', wwwAuthenticate]]);
-    const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(req.headers.authorization ?? '');
-    if (!match) {
+  const refuse = (description: string) => json(401, { error: 'invalid_token', error_description: description }, [['www-authenticate', wwwAuthenticate]]);
+  const MISSING = 'a bearer access token is required; sign in through the OAuth flow this header points at';
+
+  /** The bearer token of the Authorization header, or null when there is none. */
+  const bearer = (req: IncomingMessage) => /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
+
+  async function authenticate(token: string | null): Promise<Principal | McpAnswer> {
+    if (token === null) {
       counted('missing');
-      return refuse('a bearer access token is required; sign in through the OAuth flow this header points at');
+      return refuse(MISSING);
     }
     try {
-      const principal = await verifier.verify(match[1]!);
+      const principal = await verifier.verify(token);
       counted(principal ? 'valid' : 'invalid');
       return principal ?? refuse('the access token is invalid, expired or revoked; sign in again');
     } catch (err) {
@@ -157,14 +161,8 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
     }
   }
 
-  return async (req) => {
-    if (req.method !== 'POST') {
-      return { status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' };
-    }
-
-    const principal = await authenticate(req);
-    if ('status' in principal) return principal;
-
+  /** The request after its caller is known: body, JSON-RPC, reply. */
+  async function respond(req: IncomingMessage, principal: Principal): Promise<McpAnswer> {
     let text: string;
     try {
       text = await readBody(req, maxBodyBytes);
@@ -194,10 +192,30 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
     }
 
     const incoming = classify(body);
+    if (incoming.kind === 'request') {
+      // A fixed answer goes without another wait (answer() below would give the same pieces a tick later).
+      const tail = methods.fixedReplyTail(incoming.method, incoming.params);
+      if (tail !== undefined) return send(200, withId(incoming.id, tail));
+    }
     const reply = await answer(principal, incoming);
     // 202 with no body: what the streamable HTTP transport expects for a lone notification.
     if (!reply) return { status: 202, headers: [], body: null };
     return send(incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Array.isArray(reply) ? reply : JSON.stringify(reply));
+  }
+
+  return (req) => {
+    if (req.method !== 'POST') {
+      return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
+    }
+    const token = bearer(req);
+    // A token this process verified before is answered for from memory without a wait (the verifier
+    // says when it may: docs/decisions.md, "Hot path of the MCP endpoint"); else verify asks the store.
+    const remembered = token === null ? undefined : verifier.remembered?.(token);
+    if (remembered) {
+      counted('valid');
+      return respond(req, remembered);
+    }
+    return authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal)));
   };
 }
 
