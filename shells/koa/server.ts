@@ -27,7 +27,7 @@ import { dashboardsFastPathFrom } from './dashboards/fast-path.js';
 import { koaOptions } from './koa-options.js';
 import { Telemetry } from '../../application/ports/telemetry.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
-import { observeRequests } from './request-observer.js';
+import { observeRequests, setHead } from './request-observer.js';
 import { startAdminListener, type AdminListener } from './admin-listener.js';
 import { DataSource } from 'typeorm';
 
@@ -94,9 +94,10 @@ export async function startServer(settings: Settings, options: { container?: App
   const fastPath = dashboardsFastPathFrom(app.container);
   const mcpDirect = mcpFront(mcp, (err, path) => logger.error({ err, surface: 'api', path }, 'request failed'));
   const observed = observeRequests(
-    (req, res, host) => {
-      if (fastPath(req, res, host)) return;
-      if (host.surface === 'api' && mcpDirect(req, res)) return;
+    (req, res, host, head) => {
+      if (fastPath(req, res, host, head)) return;
+      if (host.surface === 'api' && mcpDirect(req, res, head)) return;
+      setHead(res, head);
       void callback(req, res);
     },
     settings,

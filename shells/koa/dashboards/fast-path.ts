@@ -5,8 +5,11 @@ import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { matchesEtag, PUBLIC_CACHE, REFERRER_POLICY } from './dashboards-surface.js';
 import type { HostClass } from '../host-router.js';
 
-/** Answers the request and returns true, or returns false having touched nothing; `host` is the Host header as `hostClassifier` reads it. */
-export type FastPath = (req: IncomingMessage, res: ServerResponse, host: HostClass) => boolean;
+/**
+ * Answers the request and returns true, or returns false having touched nothing; `host` is the Host header
+ * as `hostClassifier` reads it, `head` the headers the answer starts with (the request observer's).
+ */
+export type FastPath = (req: IncomingMessage, res: ServerResponse, host: HostClass, head?: readonly string[]) => boolean;
 
 /**
  * The dashboards host's hot path in front of Koa: a GET or HEAD of a public file whose site, dashboard
@@ -18,7 +21,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse, host: HostCla
 export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: ViewTally }): FastPath {
   const { serve, views } = deps;
 
-  return (req, res, host) => {
+  return (req, res, host, head = []) => {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
     const { subdomain } = host;
@@ -30,11 +33,12 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     if (file.page && method === 'GET') views.record(file.dashboardId);
     const inm = req.headers['if-none-match'];
     if (inm !== undefined && matchesEtag(inm, file.etag)) {
-      res.writeHead(304, ['ETag', file.etag, 'Cache-Control', PUBLIC_CACHE, 'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', REFERRER_POLICY]);
+      res.writeHead(304, [...head, 'ETag', file.etag, 'Cache-Control', PUBLIC_CACHE, 'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', REFERRER_POLICY]);
       res.end();
       return true;
     }
     res.writeHead(200, [
+      ...head,
       'Content-Type', file.contentType,
       'Content-Length', String(file.body.byteLength),
       'ETag', file.etag,

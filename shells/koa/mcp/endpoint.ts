@@ -246,8 +246,8 @@ export function isMcpPath(url: string | undefined): boolean {
  * Writes an answer on node:http with the bytes Koa's middleware above sends: the same header names in
  * the same order, Content-Length last, none for 204 (HEAD bodies are left out by node:http as by Koa).
  */
-export function writeMcpAnswer(res: ServerResponse, { status, headers, body }: McpAnswer): void {
-  const list: string[] = [];
+export function writeMcpAnswer(res: ServerResponse, { status, headers, body }: McpAnswer, head: readonly string[] = []): void {
+  const list: string[] = [...head];
   for (const [name, value] of headers) list.push(name, value);
   const chunks: ReadonlyArray<Buffer | string> = body === null ? [] : Array.isArray(body) ? body : [body as Buffer | string];
   let length = 0;
@@ -266,11 +266,14 @@ export function writeMcpAnswer(res: ServerResponse, { status, headers, body }: M
  * touched nothing. A failure is answered as Koa answers one (its headers dropped, 500 with Koa's text)
  * and reported once through `failed`, as the Koa app's error event reports its own.
  */
-export function mcpFront(handler: McpHandler, failed: (err: unknown, path: string) => void): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return (req, res) => {
+export function mcpFront(
+  handler: McpHandler,
+  failed: (err: unknown, path: string) => void,
+): (req: IncomingMessage, res: ServerResponse, head?: readonly string[]) => boolean {
+  return (req, res, head = []) => {
     if (!isMcpPath(req.url)) return false;
     handler(req).then(
-      (answer) => writeMcpAnswer(res, answer),
+      (answer) => writeMcpAnswer(res, answer, head),
       (err: unknown) => {
         failed(err, (req.url ?? '').split('?', 1)[0]!);
         if (res.headersSent || !res.writable) return;
