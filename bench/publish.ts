@@ -156,7 +156,9 @@ function luaScript(tokens: string[], body: string): string {
   return `
 local tokens = { ${tokens.map((t) => `"${t}"`).join(', ')} }
 local body = [==[${JSON.stringify(body).slice(1, -1)}]==]
-local run = "${'r' + randomBytes(4).toString('hex')}"
+-- A new slug each call, in every wrk run: the run's own prefix comes as the script's argument.
+run = "r"
+function init(args) run = args[1] end
 local threads = {}
 counter = 0
 errors = 0
@@ -184,7 +186,8 @@ end
 }
 
 async function wrk(wrkPath: string, script: string, port: number, seconds: number, connections: number): Promise<Load> {
-  const run = await runWrk(wrkPath, [`-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, `http://127.0.0.1:${port}/mcp`]);
+  const prefix = `r${randomBytes(4).toString('hex')}`;
+  const run = await runWrk(wrkPath, [`-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, `http://127.0.0.1:${port}/mcp`, '--', prefix]);
   // The script counts refused publishes itself (an isError answer is a 200): its count, not wrk's non-2xx.
   const errors = /publish-errors: (\d+)/.exec(run.out);
   const firstError = /first error: (.*)/.exec(run.out);

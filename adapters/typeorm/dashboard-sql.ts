@@ -47,33 +47,43 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
 }
 
 /**
- * A publish's first round trip, a plain read: the slug's dashboard with its row version (xmin) and
- * current version, and any alias with the slug it redirects to.
+ * A publish's read of its slug: the dashboard with its row version (xmin) and current version, and any
+ * alias with the slug it redirects to; always one row. `ownerId`, `kind` and `slug` are the placeholders
+ * to read them from, so the write below can end in the same read.
  */
-export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
-  return [
-    `SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
+function publishStateSelect(ownerId: string, kind: string, slug: string): string {
+  return `SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
        a.slug IS NOT NULL AS is_alias, ad.slug AS alias_of
      FROM (VALUES (1)) AS one (x)
-     LEFT JOIN dashboards d ON d.owner_id = $1::uuid AND d.owner_kind = $2 AND d.slug = $3
+     LEFT JOIN dashboards d ON d.owner_id = ${ownerId} AND d.owner_kind = ${kind} AND d.slug = ${slug}
      LEFT JOIN dashboard_versions v ON v.id = d.current_version_id AND v.dashboard_id = d.id
-     LEFT JOIN dashboard_aliases a ON a.owner_id = $1::uuid AND a.owner_kind = $2 AND a.slug = $3
-     LEFT JOIN dashboards ad ON ad.id = a.dashboard_id`,
-    [owner.id, owner.kind, slug],
-  ];
+     LEFT JOIN dashboard_aliases a ON a.owner_id = ${ownerId} AND a.owner_kind = ${kind} AND a.slug = ${slug}
+     LEFT JOIN dashboards ad ON ad.id = a.dashboard_id`;
+}
+
+/** A publish's first round trip when it has nothing to go on: a plain read of the slug. */
+export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
+  return [publishStateSelect('$1::uuid', '$2', '$3'), [owner.id, owner.kind, slug]];
 }
 
 /**
- * The second: `dashpub_publish` (see the migration DashboardHotPaths) with the files as hashes, sizes and
- * one blob, so a single body goes out as it is, in binary. One row per hash: an upsert may not touch a row twice.
+ * The write: `dashpub_publish` (migrations DashboardHotPaths and PublishWrites) with the files as hashes,
+ * sizes and one blob, so a single body goes out as it is, in binary; one row per hash. It answers the new
+ * version's number and the row's new version (`seq`, `written_version`), or, when the slug was not as the
+ * caller expected, NULLs and the slug as this statement sees it (the read's columns), so the next attempt
+ * needs no read of its own. That view is the statement's snapshot, taken before the function waited for
+ * the lock: a publish committed meanwhile makes the next attempt miss once more, never write wrongly.
  */
 export function publishWriteSql(owner: OwnerRef, slug: string, rowVersion: string | null, write: PublishWrite, files: StoredFile[], snapshotsKept: number): [string, unknown[]] {
   const unique = [...new Map(files.map((f) => [f.sha256, f])).values()];
   const buffers = unique.map((f) => Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength));
   const { dashboard: d, version: v } = write;
   return [
-    `SELECT dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19,
-       $20::text[], $21::integer[], $22::bytea) AS seq`,
+    `WITH w AS MATERIALIZED (
+       SELECT new_seq, new_row_version FROM dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12,
+         $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19, $20::text[], $21::integer[], $22::bytea))
+     SELECT w.new_seq AS seq, w.new_row_version AS written_version, s.*
+     FROM w LEFT JOIN LATERAL (${publishStateSelect('$2::uuid', '$1', '$3')} WHERE w.new_seq IS NULL) AS s ON true`,
     [
       owner.kind,
       owner.id,

@@ -35,7 +35,7 @@ import { DashboardHotPaths1700000010200 } from './migrations/1700000010200-dashb
 import { ClientMetadataDocuments1700000014000 } from './migrations/1700000014000-client-metadata-documents.js';
 import { FileCompression1700000015000 } from './migrations/1700000015000-file-compression.js';
 import { DashboardListingVersions1700000015100 } from './migrations/1700000015100-dashboard-listing-versions.js';
-import { SharedFileWrites1700000015200 } from './migrations/1700000015200-shared-file-writes.js';
+import { PublishWrites1700000015200 } from './migrations/1700000015200-publish-writes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -76,5 +76,5 @@ export const MIGRATIONS: Function[] = [
   ClientMetadataDocuments1700000014000,
   FileCompression1700000015000,
   DashboardListingVersions1700000015100,
-  SharedFileWrites1700000015200,
+  PublishWrites1700000015200,
 ];

@@ -24,6 +24,7 @@ import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
 import { DashboardVersionEntity } from './entities/dashboard-version.js';
 import { PlainReads } from './plain-reads.js';
+import { PublishGuesses, type Guess } from './publish-guesses.js';
 import pg from 'pg';
 
 const toDashboard = (row: DashboardEntity): DashboardRecord => ({
@@ -204,6 +205,8 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     this.reads = new PlainReads(dataSource, options.preparedStatements ?? false);
   }
 
+  private readonly guesses = new PublishGuesses();
+
   async transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       // Every write of one owner serializes on this lock, held until commit or rollback.
@@ -223,28 +226,68 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   }
 
   /**
-   * Two round trips, one commit, when nobody else changes the slug meanwhile: a plain read of the slug,
-   * then `dashpub_publish`, which takes the owner's write lock, checks the slug is as read (the row's xmin)
-   * and writes files, row, version and prune. A change in between makes it write nothing and answer NULL;
-   * the read and the decision then repeat.
+   * One round trip, one commit, when this process guesses the slug's state right (it wrote it last, or
+   * the slug is new and the files small: see PublishGuesses); else two: a plain read of the slug, then
+   * `dashpub_publish`, which takes the owner's write lock, checks the slug is as read or guessed (no alias;
+   * no dashboard, or the row's xmin) and writes files, row, version and prune. When the slug was not so it
+   * writes nothing and the same statement answers the slug as it is, and the decision repeats on that: a
+   * wrong guess costs the round trip the read would have, never more.
    */
   async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
+    let seen = this.guesses.guess(owner, slug, files);
+    let guessed = seen !== null;
     // Each repeat means another publish to this slug landed; the bound only guards against a bug looping.
     for (let attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
-      const [readSql, readParams] = publishReadSql(owner, slug);
-      const [row] = await this.reads.rows(readSql, readParams);
-      const { state, rowVersion } = toPublishState(row!);
-      const { write, result } = decide(state);
-      if (!write) return result;
-      if (write.isNew !== (state.dashboard === null) || (state.dashboard && state.dashboard.id !== write.dashboard.id)) {
-        throw new Error('a publish must write the dashboard it read');
+      if (!seen) {
+        const [readSql, readParams] = publishReadSql(owner, slug);
+        seen = toPublishState((await this.reads.rows(readSql, readParams))[0]!);
+        guessed = false;
       }
-      const [sql, params] = publishWriteSql(owner, slug, rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
-      // Prepared like the read: parsed and planned once per connection, straight on the pg pool.
-      const [{ seq }] = (await refusingConflicts(() => this.reads.rows(sql, params))) as Array<{ seq: number | null }>;
-      if (seq !== null) return result;
+      const outcome = await this.attempt(owner, slug, files, decide, seen, guessed);
+      if ('result' in outcome) return outcome.result;
+      seen = outcome.now;
+      guessed = false;
     }
     throw new Error(`publish to "${slug}" found the slug changed ${MAX_PUBLISH_ATTEMPTS} times in a row`);
+  }
+
+  /**
+   * Decides on `seen` and writes. When the slug was not as seen, answers the slug as the write found it
+   * (`now`), or null when only a read can tell (a guess that decided to refuse or not to write).
+   */
+  private async attempt<T>(
+    owner: OwnerRef,
+    slug: string,
+    files: StoredFile[],
+    decide: (state: PublishState) => PublishDecision<T>,
+    seen: Guess,
+    guessed: boolean,
+  ): Promise<{ result: T } | { now: Guess | null }> {
+    let decision: PublishDecision<T>;
+    try {
+      decision = decide(seen.state);
+    } catch (refusal) {
+      // A refusal decided on a guess is not trusted (the guess may be wrong): a read decides again, and
+      // throws the same refusal if the slug really is so.
+      if (guessed) return { now: null };
+      throw refusal;
+    }
+    const { write, result } = decision;
+    // A dry run reports on the slug as it is, so it never answers from a guess.
+    if (!write) return guessed ? { now: null } : { result };
+    if (write.isNew !== (seen.state.dashboard === null) || (seen.state.dashboard && seen.state.dashboard.id !== write.dashboard.id)) {
+      throw new Error('a publish must write the dashboard it read');
+    }
+    const [sql, params] = publishWriteSql(owner, slug, seen.rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
+    // Prepared like the read: parsed and planned once per connection, straight on the pg pool.
+    const [row] = await refusingConflicts(() => this.reads.rows(sql, params));
+    const seq = row!.seq as number | null;
+    if (seq === null) {
+      this.guesses.forget(owner, slug);
+      return { now: toPublishState(row!) };
+    }
+    this.guesses.wrote(owner, slug, write, seq, row!.written_version as string);
+    return { result };
   }
 }
 

@@ -48,8 +48,8 @@ describe('writers of the same bytes on PostgreSQL', function () {
   /** dashpub_publish of one file for `owner`, as the store calls it (a new dashboard at `slug`). */
   const publish = (client: pg.Client, owner: string, slug: string, bytes: Buffer) =>
     client.query(
-      `SELECT dashpub_publish('user', $1::text, $2, NULL, gen_random_uuid(), $2, '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
-         gen_random_uuid(), $1::uuid, now(), $3::jsonb, NULL, 20, ARRAY[$4], ARRAY[$5]::integer[], $6::bytea) AS seq`,
+      `SELECT new_seq AS seq FROM dashpub_publish('user', $1::text, $2, NULL, gen_random_uuid(), $2, '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
+         gen_random_uuid(), $1::uuid, now(), $3::jsonb, NULL, 20, ARRAY[$4], ARRAY[$5]::integer[], $6::bytea)`,
       [owner, slug, JSON.stringify({ 'index.html': { sha256: sha256(bytes), size: bytes.byteLength, contentType: 'text/html; charset=utf-8' } }), sha256(bytes), bytes.byteLength, bytes],
     );
   const storedAt = async (bytes: Buffer) =>

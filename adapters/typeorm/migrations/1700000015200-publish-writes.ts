@@ -1,29 +1,38 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Bytes published again no longer lock their `files` row until commit. `dashpub_publish` (migration
- * 1700000010200) stored every file with `ON CONFLICT (sha256) DO UPDATE SET stored_at = now()`, so two
- * publishes of the same bytes, by any owners, queued on that one row until the first one's commit was
- * flushed, and each wrote a new row version (with new entries in both of its indexes) for nothing. The
- * benchmark, which publishes one body over and over, spent most of the database's time there.
+ * `dashpub_publish` (migration 1700000010200), changed in two ways:
  *
- * Now the row is marked stored anew only when its mark is older than half the sweep's grace (30 of 60
- * minutes; FILE_TOUCH_AGE_SECONDS in application/ports/file-sweeper.ts): a file found with a fresher
- * mark cannot reach the grace, and so the sweep, while the transaction that found it is still open.
- * An older mark is touched as before, and that row lock is what makes a sweep in flight wait and
- * re-check (adapters/typeorm/typeorm-file-sweeper.ts). Same signature and result as before.
+ * - Bytes published again no longer lock their `files` row until commit. Every file was stored with
+ *   `ON CONFLICT (sha256) DO UPDATE SET stored_at = now()`, so two publishes of the same bytes, by any
+ *   owners, queued on that one row until the first one's commit was flushed, and each wrote a new row
+ *   version (with new entries in both of its indexes) for nothing; the benchmark, which publishes one body
+ *   over and over, spent most of the database's time there. Now the row is marked stored anew only when its
+ *   mark is older than half the sweep's grace (30 of 60 minutes; FILE_TOUCH_AGE_SECONDS in
+ *   application/ports/file-sweeper.ts): a file found with a fresher mark cannot reach the grace, and so the
+ *   sweep, while the transaction that found it is still open. An older mark is touched as before, and that
+ *   row lock is what makes a sweep in flight wait and re-check (adapters/typeorm/typeorm-file-sweeper.ts).
+ * - It answers the written row's version (`xmin`) with the new version's number, so the store can offer it
+ *   as `p_expected` to the next publish of the slug without reading first (docs/decisions.md). Both come
+ *   NULL, as the number alone did, when the slug changed since the caller read it.
  */
-export class SharedFileWrites1700000015200 implements MigrationInterface {
-  name = 'SharedFileWrites1700000015200';
+export class PublishWrites1700000015200 implements MigrationInterface {
+  name = 'PublishWrites1700000015200';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(publishFunction(STORE_FILES));
+    await queryRunner.query(`DROP FUNCTION dashpub_publish${SIGNATURE}`);
+    await queryRunner.query(publishFunction('after'));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(publishFunction(STORE_FILES_TOUCHING_EVERY_TIME));
+    await queryRunner.query(`DROP FUNCTION dashpub_publish${SIGNATURE}`);
+    await queryRunner.query(publishFunction('before'));
   }
 }
+
+/** The input parameters' types, which name the function for DROP (OUT parameters do not). */
+const SIGNATURE = `(text, text, text, xid, uuid, text, text[], text, text, text, uuid, timestamptz, timestamptz,
+  uuid, uuid, timestamptz, jsonb, jsonb, integer, text[], integer[], bytea)`;
 
 const NEW_FILES = `
         INSERT INTO files (sha256, bytes, size)
@@ -43,48 +52,65 @@ const STORE_FILES_TOUCHING_EVERY_TIME = `        -- Touching stored_at keeps the
         ON CONFLICT (sha256) DO UPDATE SET stored_at = now();
 `;
 
-const publishFunction = (fileStep: string) => `
-      CREATE OR REPLACE FUNCTION dashpub_publish(
+
+/** The function before this migration and after it: the file step and how it answers. */
+const VARIANTS = {
+  before: { fileStep: STORE_FILES_TOUCHING_EVERY_TIME, outputs: '', returns: ' RETURNS integer', nothing: ' NULL', rowVersion: '', done: 'RETURN next_seq' },
+  after: {
+    fileStep: STORE_FILES,
+    outputs: ',\n        OUT new_seq integer, OUT new_row_version text',
+    returns: '',
+    nothing: '',
+    rowVersion: '\n          RETURNING xmin::text INTO new_row_version',
+    done: 'new_seq := next_seq',
+  },
+};
+
+const publishFunction = (variant: keyof typeof VARIANTS) => {
+  const v = VARIANTS[variant];
+  return `
+      CREATE FUNCTION dashpub_publish(
         p_owner_kind text, p_owner_id text, p_slug text, p_expected xid,
         p_dashboard_id uuid, p_name text, p_tags text[], p_chart text, p_visibility text, p_connection text,
         p_created_by uuid, p_created_at timestamptz, p_updated_at timestamptz,
         p_version_id uuid, p_version_created_by uuid, p_version_created_at timestamptz, p_files jsonb, p_spec jsonb,
-        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea
-      ) RETURNS integer LANGUAGE plpgsql AS $$
+        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea${v.outputs}
+      )${v.returns} LANGUAGE plpgsql AS $$
       DECLARE
         next_seq integer;
       BEGIN
         -- The same lock, on the same key, as every other change to this owner's dashboards.
         PERFORM pg_advisory_xact_lock(hashtextextended(p_owner_id, 0));
         IF EXISTS (SELECT 1 FROM dashboard_aliases WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
-          RETURN NULL;
+          RETURN${v.nothing};
         END IF;
         IF p_expected IS NULL THEN
           IF EXISTS (SELECT 1 FROM dashboards WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
-            RETURN NULL;
+            RETURN${v.nothing};
           END IF;
           INSERT INTO dashboards (id, owner_kind, owner_id, slug, name, tags, chart, visibility, connection,
                                   current_version_id, created_by, created_at, updated_at)
           VALUES (p_dashboard_id, p_owner_kind, p_owner_id::uuid, p_slug, p_name, p_tags, p_chart, p_visibility, p_connection,
-                  p_version_id, p_created_by, p_created_at, p_updated_at);
+                  p_version_id, p_created_by, p_created_at, p_updated_at)${v.rowVersion};
           next_seq := 1;
         ELSE
           UPDATE dashboards
           SET name = p_name, tags = p_tags, chart = p_chart, visibility = p_visibility, connection = p_connection,
               current_version_id = p_version_id, updated_at = p_updated_at
           WHERE id = p_dashboard_id AND owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug
-            AND xmin = p_expected;
+            AND xmin = p_expected${v.rowVersion};
           IF NOT FOUND THEN
-            RETURN NULL;
+            RETURN${v.nothing};
           END IF;
           SELECT coalesce(max(seq), 0) + 1 INTO next_seq FROM dashboard_versions WHERE dashboard_id = p_dashboard_id;
         END IF;
-${fileStep}        INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+${v.fileStep}        INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
         VALUES (p_version_id, p_dashboard_id, next_seq, NULL, p_version_created_at, p_version_created_by, p_files, p_spec);
         -- The retention rule: of the unnamed snapshots, the newest p_snapshots_kept stay.
         DELETE FROM dashboard_versions WHERE id IN (
           SELECT id FROM dashboard_versions
           WHERE dashboard_id = p_dashboard_id AND name IS NULL AND id <> p_version_id
           ORDER BY seq DESC OFFSET p_snapshots_kept);
-        RETURN next_seq;
+        ${v.done};
       END $$`;
+};
