@@ -3,10 +3,9 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { launchChromium, openPage } from '../support/browser.js';
+import { launchChromium, openPage, SCREENSHOTS } from '../support/browser.js';
 import axe from 'axe-core';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
 import { accountTools } from '../../shells/koa/mcp/tools/account-tools.js';
@@ -30,8 +29,6 @@ import { startFullServer, type FullServer } from '../support/server.js';
 const unescape = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
 
-/** Where the e2e run leaves page screenshots (linked from the README). */
-const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 
 /** A response body as bytes (the shared helper answers text). */
 function download(url: string, host: string): Promise<Uint8Array> {

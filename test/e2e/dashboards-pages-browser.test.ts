@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, openPage, signUpInBrowser } from '../support/browser.js';
+import { launchChromium, openPage, SCREENSHOTS, signUpInBrowser } from '../support/browser.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
@@ -16,7 +15,6 @@ import { mintAccessToken } from '../support/tokens.js';
 import { aWorkspace } from '../support/mothers.js';
 
 const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
-const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 const PASSWORD = 'a long enough password';
 
 type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };

@@ -1,4 +1,16 @@
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/**
+ * Where the browser tests leave their page screenshots: `docs/screenshots/` (linked from the README) when
+ * UPDATE_SCREENSHOTS=1, else a scratch folder, so a test run changes no tracked file. Run with it set and
+ * commit the pictures when the pages change.
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
+  ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots')
+  : path.join(os.tmpdir(), 'dashpub-screenshots');
 
 /**
  * The machine's Chromium as every browser test runs it: headless, no sandbox or GPU, nothing fetched in
