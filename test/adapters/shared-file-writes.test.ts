@@ -7,6 +7,8 @@ import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../../application/ports/f
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
+import { PublishWrites1700000015200 } from '../../adapters/typeorm/migrations/1700000015200-publish-writes.js';
+import { DataSource } from 'typeorm';
 import { testSettings } from '../support/settings.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -93,6 +95,25 @@ describe('writers of the same bytes on PostgreSQL', function () {
     await first;
     await second;
     expect(outcome).to.equal('done');
+  });
+
+  it('goes down to the function before it (answering the number alone) and up again', async () => {
+    const migration = new PublishWrites1700000015200();
+    const runner = app.container.get<DataSource>(DataSource).createQueryRunner();
+    try {
+      await migration.down(runner);
+      const before = await other.query(
+        `SELECT dashpub_publish('user', $1::text, 'downgraded', NULL, gen_random_uuid(), 'd', '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
+           gen_random_uuid(), $1::uuid, now(), '{}'::jsonb, NULL, 20, ARRAY[]::text[], ARRAY[]::integer[], ''::bytea) AS seq`,
+        [owners[0]],
+      );
+      expect(before.rows[0].seq).to.equal(1);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    const after = await publish(other, owners[0]!, 'upgraded', Buffer.from('<p>up</p>'));
+    expect(after.rows[0].seq).to.equal(1);
   });
 
   it('marks bytes with an old mark stored anew, so a sweep in flight waits for the publish and keeps them', async () => {
