@@ -203,19 +203,25 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
     return send(incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Array.isArray(reply) ? reply : JSON.stringify(reply));
   }
 
+  // Not an async function, so a token remembered by the verifier costs no extra wait; whatever throws
+  // still comes back as a rejected promise, as from the async handler it replaces.
   return (req) => {
-    if (req.method !== 'POST') {
-      return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
+    try {
+      if (req.method !== 'POST') {
+        return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
+      }
+      const token = bearer(req);
+      // A token this process verified before is answered for from memory without a wait (the verifier
+      // says when it may: docs/decisions.md, "Hot path of the MCP endpoint"); else verify asks the store.
+      const remembered = token === null ? undefined : verifier.remembered?.(token);
+      if (remembered) {
+        counted('valid');
+        return respond(req, remembered);
+      }
+      return authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal)));
+    } catch (err) {
+      return Promise.reject(err);
     }
-    const token = bearer(req);
-    // A token this process verified before is answered for from memory without a wait (the verifier
-    // says when it may: docs/decisions.md, "Hot path of the MCP endpoint"); else verify asks the store.
-    const remembered = token === null ? undefined : verifier.remembered?.(token);
-    if (remembered) {
-      counted('valid');
-      return respond(req, remembered);
-    }
-    return authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal)));
   };
 }
 
