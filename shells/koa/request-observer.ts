@@ -34,9 +34,9 @@ export interface ObservedHandler {
 /**
  * Wraps the server's request handler with what operators need around every request:
  * - a request id: the `x-request-id` a trusted proxy sent (TRUST_PROXY set), else a new UUID, echoed
- *   in the response header (written by the handler: see ClassifiedHandler). On the API and app hosts every log line written while the request runs
- *   carries it (through `logContext`); the dashboards host, the hot path, skips that context and has
- *   its id on its own request line only;
+ *   in the response header (written by the handler: see ClassifiedHandler). On the API and app hosts
+ *   every log line written while the request runs carries it (through `logContext`); the dashboards
+ *   host, the hot path, skips that context and has its id on its own request line only;
  * - one log line when it ends (method, path without the query, status, time): `info` on the API and
  *   app hosts, `debug` on the dashboards host, which serves many more and cheaper requests;
  * - the HTTP metrics by surface and status, and dashboards served by status;
