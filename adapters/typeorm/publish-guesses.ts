@@ -37,8 +37,8 @@ export class PublishGuesses {
   }
 
   /** After a write landed: the slug now holds `write` at `rowVersion`, its version numbered `seq`. */
-  wrote(owner: OwnerRef, slug: string, write: PublishWrite, seq: number, rowVersion: string | null): void {
-    if (write.version.spec !== null || rowVersion === null) {
+  wrote(owner: OwnerRef, slug: string, write: PublishWrite, seq: number, rowVersion: string): void {
+    if (write.version.spec !== null) {
       this.forget(owner, slug);
       return;
     }

@@ -35,16 +35,14 @@ export class CachingTokenVerifier implements TokenVerifier {
 
   remembered(accessToken: string): Principal | undefined {
     if (!this.invalidations.live || !this.secrets.wellFormed(accessToken)) return undefined;
-    return this.entries.get(this.secrets.digest(accessToken), this.clock.now().getTime())?.principal;
+    return this.fromMemory(this.secrets.digest(accessToken));
   }
 
   async verify(accessToken: string): Promise<Principal | null> {
     if (!this.secrets.wellFormed(accessToken)) return null;
     const tokenHash = this.secrets.digest(accessToken);
-    if (this.invalidations.live) {
-      const hit = this.entries.get(tokenHash, this.clock.now().getTime());
-      if (hit) return hit.principal;
-    }
+    const hit = this.fromMemory(tokenHash);
+    if (hit) return hit;
     const epoch = this.epoch;
     const verified = await this.inner.lookup(tokenHash);
     if (!verified) return null;
@@ -52,6 +50,12 @@ export class CachingTokenVerifier implements TokenVerifier {
       this.entries.set(tokenHash, freeze(verified), this.clock.now().getTime(), verified.validUntil.getTime());
     }
     return verified.principal;
+  }
+
+  /** The remembered principal of a digest, only while the invalidation channel is live (fail closed). */
+  private fromMemory(tokenHash: string): Principal | undefined {
+    if (!this.invalidations.live) return undefined;
+    return this.entries.get(tokenHash, this.clock.now().getTime())?.principal;
   }
 
   /** Forgets every token of a grant, or of a user's grants; called once the change is committed. */
