@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
-import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../../application/ports/file-sweeper.js';
+import { FILE_SWEEP_GRACE_SECONDS, FILE_TOUCH_AGE_SECONDS, FileSweeper } from '../../application/ports/file-sweeper.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
@@ -95,6 +95,11 @@ describe('writers of the same bytes on PostgreSQL', function () {
     await first;
     await second;
     expect(outcome).to.equal('done');
+  });
+
+  it('marks anew at the same age as putFile: the one the migration wrote into dashpub_publish', async () => {
+    const source = (await other.query(`SELECT prosrc FROM pg_proc WHERE proname = 'dashpub_publish'`)).rows[0].prosrc as string;
+    expect(source).to.contain(`stored_at < now() - interval '${FILE_TOUCH_AGE_SECONDS} seconds'`);
   });
 
   it('goes down to the function before it (answering the number alone) and up again', async () => {
