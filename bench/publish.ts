@@ -50,6 +50,8 @@ interface Load {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** CPU per operation while measured (not for the warm-ups nor dashpub's statements under pgbench). */
+  cpu?: { serverMs: number; databaseMs: number };
 }
 
 /** A deterministic page of `size` ASCII bytes with nothing JSON, SQL or Lua would have to escape. */
@@ -238,6 +240,37 @@ function backendsOf(database: string): number[] {
     .map(Number);
 }
 
+/**
+ * CPU (user + system, from /proc) used from now on by a server process (optional) and by the backends serving
+ * `database`, sampled until `stop`: what the work costs, which the machine's load moves less than latencies.
+ * Backends are sampled every 50 ms, so those of a pgbench run (which end with it) are counted too.
+ */
+function cpuMeter(database: string, serverPid?: number) {
+  const serverBefore = serverPid === undefined ? 0 : cpuSeconds(serverPid);
+  const backends = new Map<number, { first: number; last: number }>();
+  const sample = (atStart = false) => {
+    for (const pid of backendsOf(database)) {
+      const now = cpuSeconds(pid);
+      const seen = backends.get(pid);
+      if (seen) seen.last = Math.max(seen.last, now);
+      // A backend started after the first sample (a pool or pgbench connecting) counts from zero.
+      else backends.set(pid, { first: atStart ? now : 0, last: now });
+    }
+  };
+  sample(true);
+  const timer = setInterval(sample, 50);
+  return {
+    /** Milliseconds of CPU per operation, for `operations` done since the meter started. */
+    stop(operations: number): { serverMs: number; databaseMs: number } {
+      clearInterval(timer);
+      sample();
+      const serverSeconds = serverPid === undefined ? 0 : cpuSeconds(serverPid) - serverBefore;
+      const databaseSeconds = [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0);
+      return { serverMs: (serverSeconds * 1000) / operations, databaseMs: (databaseSeconds * 1000) / operations };
+    },
+  };
+}
+
 function vmHwmMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -314,15 +347,20 @@ async function main(): Promise<void> {
     const rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }> = [];
     for (let round = 0; round < (ONLY_BIG ? 0 : ROUNDS); round++) {
       await pgbench(pgbenchPath, sqlFile, database.url, WARMUP_S, scratch);
+      const baseCpu = cpuMeter(database.name);
       const base = await pgbench(pgbenchPath, sqlFile, database.url, DURATION_S, scratch);
+      base.cpu = baseCpu.stop(base.perSecond * DURATION_S);
       await wrk(wrkPath, luaFile, server.port, WARMUP_S, CONNECTIONS);
+      const oursCpu = cpuMeter(database.name, server.child.pid!);
       const ours = await wrk(wrkPath, luaFile, server.port, DURATION_S, CONNECTIONS);
+      ours.cpu = oursCpu.stop(ours.perSecond * DURATION_S);
       // Prepared, as the server sends both (named statements, the body as a binary parameter, not a literal to parse).
       const own = await pgbench(pgbenchPath, ownFile, database.url, DURATION_S, scratch, 'prepared');
       rounds.push({ dashpub: ours, pgbench: base, own });
       process.stdout.write(
-        `round ${round + 1}/${ROUNDS}: publish ${fmt(ours.perSecond, 0)} req/s p50 ${fmt(ours.p50Ms)} p99 ${fmt(ours.p99Ms)} ms (errors ${ours.errors}); ` +
-          `pgbench ${fmt(base.perSecond, 0)} tps p50 ${fmt(base.p50Ms)} p99 ${fmt(base.p99Ms)} ms; dashpub's statements ${fmt(own.perSecond, 0)} tps p50 ${fmt(own.p50Ms)} p99 ${fmt(own.p99Ms)} ms\n`,
+        `round ${round + 1}/${ROUNDS}: publish ${fmt(ours.perSecond, 0)} req/s p50 ${fmt(ours.p50Ms)} p99 ${fmt(ours.p99Ms)} ms (errors ${ours.errors}; ` +
+          `CPU ms per publish: server ${fmt(ours.cpu.serverMs, 3)}, database ${fmt(ours.cpu.databaseMs, 3)}); ` +
+          `pgbench ${fmt(base.perSecond, 0)} tps p50 ${fmt(base.p50Ms)} p99 ${fmt(base.p99Ms)} ms (database CPU ms per transaction ${fmt(base.cpu.databaseMs, 3)}); dashpub's statements ${fmt(own.perSecond, 0)} tps p50 ${fmt(own.p50Ms)} p99 ${fmt(own.p99Ms)} ms\n`,
       );
     }
     await server.stop();
@@ -336,23 +374,9 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     let bigErrors = 0;
     let peakRssMiB = 0;
-    // CPU of the server and of the database's backends for this database, per publish: what the work costs,
-    // which the machine's load moves less than it moves the latencies.
-    const serverCpuBefore = cpuSeconds(big.child.pid!);
-    const backendCpu = new Map<number, { first: number; last: number }>();
-    const sampleBackends = (atStart = false) => {
-      for (const pid of backendsOf(database.name)) {
-        const now = cpuSeconds(pid);
-        const seen = backendCpu.get(pid);
-        if (seen) seen.last = Math.max(seen.last, now);
-        // A backend started during the load (the pool connecting) counts from zero.
-        else backendCpu.set(pid, { first: atStart ? now : 0, last: now });
-      }
-    };
-    sampleBackends(true);
+    const cpu = cpuMeter(database.name, big.child.pid!);
     const sampler = setInterval(() => {
       peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
-      sampleBackends();
     }, 50);
     const startedAt = performance.now();
     await Promise.all(
@@ -368,10 +392,8 @@ async function main(): Promise<void> {
     );
     const bigSeconds = (performance.now() - startedAt) / 1000;
     clearInterval(sampler);
-    sampleBackends();
     peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
-    const serverCpuMs = ((cpuSeconds(big.child.pid!) - serverCpuBefore) * 1000) / latencies.length;
-    const databaseCpuMs = ([...backendCpu.values()].reduce((sum, b) => sum + b.last - b.first, 0) * 1000) / latencies.length;
+    const { serverMs: serverCpuMs, databaseMs: databaseCpuMs } = cpu.stop(latencies.length);
     await big.stop();
     servers.pop();
     const bigResult = { p50Ms: median(latencies), p99Ms: percentile(latencies, 0.99), peakRssMiB, idleMiB, perSecond: latencies.length / bigSeconds, errors: bigErrors, serverCpuMs, databaseCpuMs };
@@ -399,12 +421,16 @@ const INTRO =
   '10 KB literal every time; prepared, the literal is parsed once and not sent per call, so this is an upper bound): what the database ' +
   'allows this design without HTTP, MCP, the token check and the user lookup. Then a ' +
   '5 MiB body with 8 in flight on a fresh server process: p50, the server\'s peak RSS (VmHWM), and the CPU per publish of the server ' +
-  'process and of the database backends serving it (from /proc). `--only-big` runs only the 5 MiB part. Every run is kept below.';
+  'process and of the database backends serving it (from /proc). From the 2026-11-24 14:00 UTC run on, the 10 KB rounds also give ' +
+  "the CPU per publish of the server and of the database's backends, and the database's CPU per pgbench transaction. " +
+  '`--only-big` runs only the 5 MiB part. Every run is kept below.';
 
 const bigLine = (big: BigResult) =>
   `5 MiB body, ${BIG_IN_FLIGHT} in flight (${BIG_IN_FLIGHT} × ${BIG_REQUESTS_EACH} publishes, fresh server process): p50 **${fmt(big.p50Ms)} ms** (target ≤ 200), p99 ${fmt(big.p99Ms)} ms, ` +
   `${fmt(big.perSecond)} publishes/s, server peak RSS (VmHWM) **${fmt(big.peakRssMiB)} MiB** (target ≤ 256; ${fmt(big.idleMiB)} MiB after start-up), errors ${big.errors}; ` +
   `CPU per publish: server ${fmt(big.serverCpuMs)} ms, database backends ${fmt(big.databaseCpuMs)} ms.`;
+
+const cpuCell = (load: Load) => (load.cpu ? `${fmt(load.cpu.serverMs, 3)} / ${fmt(load.cpu.databaseMs, 3)}` : '');
 
 function report(rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>, big: BigResult): void {
   const heading = `### ${ONLY_BIG ? '5 MiB only, run' : 'Run'} of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -419,13 +445,13 @@ function report(rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>, big:
     lines.push(
       `${USERS} users; wrk -c${CONNECTIONS} against \`pgbench -c${CONNECTIONS} -j2\`, ${DURATION_S} s rounds after a ${WARMUP_S} s warm-up.`,
       '',
-      "| round | publish req/s | p50 ms | p99 ms | errors | pgbench tps | p50 ms | p99 ms | ratio | dashpub's 2 statements, pgbench tps |",
-      '|---|---|---|---|---|---|---|---|---|---|',
+      "| round | publish req/s | p50 ms | p99 ms | errors | CPU ms per publish: server / database | pgbench tps | p50 ms | p99 ms | database CPU ms per transaction | ratio | dashpub's 2 statements, pgbench tps |",
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rounds.map(
         (r, i) =>
-          `| ${i + 1} | ${fmt(r.dashpub.perSecond, 0)} | ${fmt(r.dashpub.p50Ms)} | ${fmt(r.dashpub.p99Ms)} | ${r.dashpub.errors} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.dashpub.perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
+          `| ${i + 1} | ${fmt(r.dashpub.perSecond, 0)} | ${fmt(r.dashpub.p50Ms)} | ${fmt(r.dashpub.p99Ms)} | ${r.dashpub.errors} | ${cpuCell(r.dashpub)} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.pgbench.cpu?.databaseMs ?? NaN, 3)} | ${fmt(r.dashpub.perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
       ),
-      `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => r.dashpub.p50Ms)))} | ${fmt(ourP99)} | | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
+      `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => r.dashpub.p50Ms)))} | ${fmt(ourP99)} | | ${fmt(median(rounds.map((r) => r.dashpub.cpu?.serverMs ?? NaN)), 3)} / ${fmt(median(rounds.map((r) => r.dashpub.cpu?.databaseMs ?? NaN)), 3)} | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | ${fmt(median(rounds.map((r) => r.pgbench.cpu?.databaseMs ?? NaN)), 3)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
       '',
       `Publish is **${fmt(ours / base, 2)}× pgbench** (target ≥ 0.3×, goal 0.5×); its p99 is **${fmt(ourP99 / baseP99, 2)}× pgbench's** (target ≤ 2×).`,
       '',
