@@ -48,8 +48,9 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
 
 /**
  * A publish's read of its slug: the dashboard with its row version (xmin) and current version, and any
- * alias with the slug it redirects to; always one row. `ownerId`, `kind` and `slug` are the placeholders
- * to read them from, so the write below can end in the same read.
+ * alias with the slug it redirects to; always one row, which the statements below hand back as one json
+ * column (`state`). `ownerId`, `kind` and `slug` are the placeholders to read them from, so the write
+ * below can end in the same read.
  */
 function publishStateSelect(ownerId: string, kind: string, slug: string): string {
   return `SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
@@ -61,16 +62,21 @@ function publishStateSelect(ownerId: string, kind: string, slug: string): string
      LEFT JOIN dashboards ad ON ad.id = a.dashboard_id`;
 }
 
-/** A publish's first round trip when it has nothing to go on: a plain read of the slug. */
+/**
+ * A publish's first round trip when it has nothing to go on: a plain read of the slug. One json column, not
+ * the read's 23: `pg` takes every row description apart again on each call and builds a parser and a row
+ * shape per column, which cost the server more than the statement cost the database (docs/decisions.md,
+ * "A publish's state as one json column").
+ */
 export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
-  return [publishStateSelect('$1::uuid', '$2', '$3'), [owner.id, owner.kind, slug]];
+  return [`SELECT to_json(s) AS state FROM (${publishStateSelect('$1::uuid', '$2', '$3')}) AS s`, [owner.id, owner.kind, slug]];
 }
 
 /**
  * The write: `dashpub_publish` (migrations DashboardHotPaths and PublishWrites) with the files as hashes,
  * sizes and one blob, so a single body goes out as it is, in binary; one row per hash. It answers the new
  * version's number and the row's new version (`seq`, `written_version`), or, when the slug was not as the
- * caller expected, NULLs and the slug as this statement sees it (the read's columns), so the next attempt
+ * caller expected, NULLs and the slug as this statement sees it (`state`, as the read gives it), so the next attempt
  * needs no read of its own. That view is the statement's snapshot, taken before the function waited for
  * the lock: a publish committed meanwhile makes the next attempt miss once more, never write wrongly.
  */
@@ -82,8 +88,9 @@ export function publishWriteSql(owner: OwnerRef, slug: string, rowVersion: strin
     `WITH w AS MATERIALIZED (
        SELECT new_seq, new_row_version FROM dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12,
          $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19, $20::text[], $21::integer[], $22::bytea))
-     SELECT w.new_seq AS seq, w.new_row_version AS written_version, s.*
-     FROM w LEFT JOIN LATERAL (${publishStateSelect('$2::uuid', '$1', '$3')} WHERE w.new_seq IS NULL) AS s ON true`,
+     SELECT w.new_seq AS seq, w.new_row_version AS written_version,
+       CASE WHEN w.new_seq IS NULL THEN (SELECT to_json(s) FROM (${publishStateSelect('$2::uuid', '$1', '$3')}) AS s) END AS state
+     FROM w`,
     [
       owner.kind,
       owner.id,
@@ -116,6 +123,7 @@ export function toListed(row: Row): ListedDashboard {
   return { dashboard, current: row.v_id == null ? null : toVersion(row, dashboard.id) };
 }
 
+/** The `state` column of the statements above. */
 export function toPublishState(row: Row): { state: PublishState; rowVersion: string | null } {
   const dashboard = row.id == null ? null : toDashboard(row);
   return {
@@ -140,8 +148,8 @@ function toDashboard(row: Row): DashboardRecord {
     connection: row.connection as string,
     currentVersionId: row.current_version_id as string,
     createdBy: row.created_by as string,
-    createdAt: row.created_at as Date,
-    updatedAt: row.updated_at as Date,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
   };
 }
 
@@ -151,9 +159,17 @@ function toVersion(row: Row, dashboardId: string): VersionRecord {
     dashboardId,
     seq: row.v_seq as number,
     name: row.v_name as string | null,
-    createdAt: row.v_created_at as Date,
+    createdAt: toDate(row.v_created_at),
     createdBy: row.v_created_by as string,
     files: row.v_files as VersionRecord['files'],
     spec: (row.v_spec as unknown) ?? null,
   };
+}
+
+/**
+ * A timestamp column: a Date from `pg`'s parser, or ISO 8601 text inside a json column (a publish's
+ * `state`), which makes the same Date: both keep milliseconds.
+ */
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string);
 }

@@ -240,7 +240,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     for (let attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
       if (!seen) {
         const [readSql, readParams] = publishReadSql(owner, slug);
-        seen = toPublishState((await this.reads.rows(readSql, readParams))[0]!);
+        seen = toPublishState((await this.reads.rows(readSql, readParams))[0]!.state as Record<string, unknown>);
         guessed = false;
       }
       const outcome = await this.attempt(owner, slug, files, decide, seen, guessed);
@@ -284,7 +284,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     const seq = row!.seq as number | null;
     if (seq === null) {
       this.guesses.forget(owner, slug);
-      return { now: toPublishState(row!) };
+      return { now: toPublishState(row!.state as Record<string, unknown>) };
     }
     this.guesses.wrote(owner, slug, write, seq, row!.written_version as string);
     return { result };
