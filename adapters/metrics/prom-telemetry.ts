@@ -120,6 +120,8 @@ export class PromTelemetry implements Telemetry {
   private readonly servedChildren = new Map<number, { inc(): void }>();
   private readonly listingChildren = new Map<ListCacheOutcome, { inc(): void }>();
   private readonly verificationChildren = new Map<VerificationOutcome, { inc(): void }>();
+  // Keyed by a registered tool's name (tool-registry.ts reports only those) and an outcome: a bounded set.
+  private readonly toolChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
 
   httpRequest(surface: string, status: number, seconds: number): void {
     const child = childOf(this.httpChildren, `${surface}|${status}`, () => {
@@ -131,8 +133,12 @@ export class PromTelemetry implements Telemetry {
   }
 
   toolCall(tool: string, outcome: ToolOutcome, seconds: number): void {
-    this.tools.inc({ tool, outcome });
-    this.toolSeconds.observe({ tool, outcome }, seconds);
+    const child = childOf(this.toolChildren, `${tool}|${outcome}`, () => {
+      const labels = { tool, outcome };
+      return { count: this.tools.labels(labels), latency: this.toolSeconds.labels(labels) };
+    });
+    child.count.inc();
+    child.latency.observe(seconds);
   }
 
   rateLimitRefused(limit: string): void {
