@@ -9,6 +9,10 @@
  * after the runs before it.
  *
  *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6] [--only-big]
+ *                              [--pools default,20]
+ *
+ * `--pools` loads, in every round, one server per DATABASE_POOL_SIZE given ('default' is the setting's default)
+ * and adds a table comparing them; the first is the one in the main table and the 5 MiB part.
  *
  * While working on the server: BENCH_SERVER_NODE_ARGS gives it node flags (`--cpu-prof`, `--trace-gc`), BENCH_MEMLOG=1 makes
  * it print its memory peaks (V8 heap, Buffers, RSS) and CPU when the load ends.
@@ -41,6 +45,11 @@ const USERS = Number(option('users', '1500'));
 const BIG_IN_FLIGHT = 8;
 const BIG_REQUESTS_EACH = Number(option('big-requests', '6'));
 const WARMUP_S = 2;
+/**
+ * `--pools default,20`: one server per DATABASE_POOL_SIZE ('default': the setting's own default), each loaded in
+ * every round, in turn; the first is the one the main table compares with pgbench and the 5 MiB part runs.
+ */
+const POOLS = option('pools', 'default').split(',').map((p) => p.trim()).filter(Boolean);
 /** `--only-big`: just the 5 MiB part (for working on it); its line is added to the docs too. */
 const ONLY_BIG = process.argv.includes('--only-big');
 const BIG_BYTES = 5 * 1024 * 1024;
@@ -76,6 +85,8 @@ async function runServer(): Promise<void> {
     host: '127.0.0.1',
     port: Number(process.env.BENCH_PORT),
     logLevel: 'warn',
+    // BENCH_POOL: the server's DATABASE_POOL_SIZE (`--pools`); the default setting otherwise.
+    ...(process.env.BENCH_POOL ? { databasePoolSize: Number(process.env.BENCH_POOL) } : {}),
   };
   const app = await buildContainer(settings, { role: 'server', refreshWorkers: false });
   const server = await startServer(settings, { container: app });
@@ -102,11 +113,11 @@ async function runServer(): Promise<void> {
   });
 }
 
-async function startChild(db: string): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+async function startChild(db: string, pool: string): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: node flags for the server only (e.g. `--cpu-prof --trace-gc` while working on it).
   const execArgv = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = fork(fileURLToPath(import.meta.url), ['--server'], { env: { ...process.env, BENCH_DB: db, BENCH_PORT: String(port) }, stdio: 'inherit', execArgv });
+  const child = fork(fileURLToPath(import.meta.url), ['--server'], { env: { ...process.env, BENCH_DB: db, BENCH_PORT: String(port), ...(pool === 'default' ? {} : { BENCH_POOL: pool }) }, stdio: 'inherit', execArgv });
   await new Promise<void>((resolve, reject) => {
     child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
     child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
@@ -339,35 +350,46 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
 
-    const server = await startChild(database.url);
-    servers.push(server);
-    const probe = await mcpPublish(server.port, tokens[0]!, { path: 'probe', body });
-    if (!published(probe)) throw new Error(`the probe publish failed: ${probe.status} ${probe.body.slice(0, 400)}`);
+    const byPool = new Map<string, Awaited<ReturnType<typeof startChild>>>();
+    for (const pool of POOLS) {
+      const server = await startChild(database.url, pool);
+      servers.push(server);
+      byPool.set(pool, server);
+      const probe = await mcpPublish(server.port, tokens[0]!, { path: `probe-${pool}`, body });
+      if (!published(probe)) throw new Error(`the probe publish failed: ${probe.status} ${probe.body.slice(0, 400)}`);
+    }
 
-    const rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }> = [];
+    const rounds: Round[] = [];
     for (let round = 0; round < (ONLY_BIG ? 0 : ROUNDS); round++) {
       await pgbench(pgbenchPath, sqlFile, database.url, WARMUP_S, scratch);
       const baseCpu = cpuMeter(database.name);
       const base = await pgbench(pgbenchPath, sqlFile, database.url, DURATION_S, scratch);
       base.cpu = baseCpu.stop(base.perSecond * DURATION_S);
-      await wrk(wrkPath, luaFile, server.port, WARMUP_S, CONNECTIONS);
-      const oursCpu = cpuMeter(database.name, server.child.pid!);
-      const ours = await wrk(wrkPath, luaFile, server.port, DURATION_S, CONNECTIONS);
-      ours.cpu = oursCpu.stop(ours.perSecond * DURATION_S);
+      const pools: Record<string, Load> = {};
+      // Each round starts with another of the servers, so none is always the one after pgbench.
+      for (let i = 0; i < POOLS.length; i++) {
+        const pool = POOLS[(i + round) % POOLS.length]!;
+        const server = byPool.get(pool)!;
+        await wrk(wrkPath, luaFile, server.port, WARMUP_S, CONNECTIONS);
+        const cpu = cpuMeter(database.name, server.child.pid!);
+        const load = await wrk(wrkPath, luaFile, server.port, DURATION_S, CONNECTIONS);
+        load.cpu = cpu.stop(load.perSecond * DURATION_S);
+        pools[pool] = load;
+      }
       // Prepared, as the server sends both (named statements, the body as a binary parameter, not a literal to parse).
       const own = await pgbench(pgbenchPath, ownFile, database.url, DURATION_S, scratch, 'prepared');
-      rounds.push({ dashpub: ours, pgbench: base, own });
+      const ours = pools[POOLS[0]!]!;
+      rounds.push({ dashpub: ours, pgbench: base, own, pools });
       process.stdout.write(
-        `round ${round + 1}/${ROUNDS}: publish ${fmt(ours.perSecond, 0)} req/s p50 ${fmt(ours.p50Ms)} p99 ${fmt(ours.p99Ms)} ms (errors ${ours.errors}; ` +
-          `CPU ms per publish: server ${fmt(ours.cpu.serverMs, 3)}, database ${fmt(ours.cpu.databaseMs, 3)}); ` +
+        `round ${round + 1}/${ROUNDS}: ${POOLS.map((pool) => `publish (pool ${pool}) ${loadLine(pools[pool]!)}`).join('; ')}; ` +
           `pgbench ${fmt(base.perSecond, 0)} tps p50 ${fmt(base.p50Ms)} p99 ${fmt(base.p99Ms)} ms (database CPU ms per transaction ${fmt(base.cpu.databaseMs, 3)}); dashpub's statements ${fmt(own.perSecond, 0)} tps p50 ${fmt(own.p50Ms)} p99 ${fmt(own.p99Ms)} ms\n`,
       );
     }
-    await server.stop();
-    servers.pop();
+    for (const server of byPool.values()) await server.stop();
+    servers.length = 0;
 
     // 5 MiB: a fresh server process, so its high-water mark is this load's.
-    const big = await startChild(database.url);
+    const big = await startChild(database.url, POOLS[0]!);
     servers.push(big);
     const idleMiB = vmHwmMiB(big.child.pid!);
     const bigBody = page(BIG_BYTES);
@@ -432,8 +454,13 @@ const bigLine = (big: BigResult) =>
 
 const cpuCell = (load: Load) => (load.cpu ? `${fmt(load.cpu.serverMs, 3)} / ${fmt(load.cpu.databaseMs, 3)}` : '');
 
-function report(rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>, big: BigResult): void {
-  const heading = `### ${ONLY_BIG ? '5 MiB only, run' : 'Run'} of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+type Round = { dashpub: Load; pgbench: Load; own: Load; pools: Record<string, Load> };
+
+const loadLine = (load: Load) =>
+  `${fmt(load.perSecond, 0)} req/s p50 ${fmt(load.p50Ms)} p99 ${fmt(load.p99Ms)} ms (errors ${load.errors}; CPU ms per publish: server ${fmt(load.cpu?.serverMs ?? NaN, 3)}, database ${fmt(load.cpu?.databaseMs ?? NaN, 3)})`;
+
+function report(rounds: Round[], big: BigResult): void {
+  const heading = `### ${ONLY_BIG ? '5 MiB only, run' : 'Run'}${POOLS[0] === 'default' ? '' : ` (DATABASE_POOL_SIZE ${POOLS[0]})`} of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const machine = `Machine: ${machineLine()}, load average ${fmt(os.loadavg()[0]!, 1)} at the end.`;
   const lines = [heading, '', machine, ''];
   if (rounds.length > 0) {
@@ -456,6 +483,22 @@ function report(rounds: Array<{ dashpub: Load; pgbench: Load; own: Load }>, big:
       `Publish is **${fmt(ours / base, 2)}× pgbench** (target ≥ 0.3×, goal 0.5×); its p99 is **${fmt(ourP99 / baseP99, 2)}× pgbench's** (target ≤ 2×).`,
       '',
     );
+    if (POOLS.length > 1) {
+      // The same load on servers that differ only in DATABASE_POOL_SIZE, against the same round's pgbench.
+      const cell = (r: Round, pool: string) => {
+        const l = r.pools[pool]!;
+        return `${fmt(l.perSecond, 0)} (${fmt(l.perSecond / r.pgbench.perSecond, 2)}×), p99 ${fmt(l.p99Ms)} (${fmt(l.p99Ms / r.pgbench.p99Ms, 2)}×), ${cpuCell(l)}`;
+      };
+      lines.push(
+        `The same rounds by DATABASE_POOL_SIZE of the server (${POOLS.join(', ')}; "default" is the setting's default): publishes/s and its ratio to the round's pgbench, p99 ms and its ratio, CPU ms per publish of the server / the database.`,
+        '',
+        `| round | ${POOLS.map((pool) => `pool ${pool}`).join(' | ')} |`,
+        `|---|${'---|'.repeat(POOLS.length)}`,
+        ...rounds.map((r, i) => `| ${i + 1} | ${POOLS.map((pool) => cell(r, pool)).join(' | ')} |`),
+        `| **median ratio** | ${POOLS.map((pool) => `**${fmt(median(rounds.map((r) => r.pools[pool]!.perSecond / r.pgbench.perSecond)), 2)}×**, p99 ${fmt(median(rounds.map((r) => r.pools[pool]!.p99Ms / r.pgbench.p99Ms)), 2)}×`).join(' | ')} |`,
+        '',
+      );
+    }
   }
   lines.push(bigLine(big));
   appendToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Publish', INTRO, lines.join('\n'));
