@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
@@ -29,11 +30,13 @@ const MIGRATION_LOCK = `hashtextextended('dashpub:migrations', 0)`;
  * Applies pending migrations and returns their names. Several instances starting together on one
  * database would otherwise all find the same migrations pending and collide; `exclusive` holds a
  * session advisory lock meanwhile (PostgreSQL; the embedded database has a single server process and
- * serves one session at a time, so it must not hold one session while migrating on another).
+ * serves one session at a time, so it must not hold one session while migrating on another). The lock is
+ * held on a connection of its own, outside the pool: the migrations take one from the pool, and with
+ * DATABASE_POOL_SIZE=1 the lock holding the only one left them waiting for ever.
  */
 export async function migrate(dataSource: DataSource, options: { exclusive: boolean }): Promise<string[]> {
   if (!options.exclusive) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
-  const lock = dataSource.createQueryRunner();
+  const lock = new pg.Client({ connectionString: (dataSource.options as { url?: string }).url });
   await lock.connect();
   try {
     await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
@@ -43,6 +46,6 @@ export async function migrate(dataSource: DataSource, options: { exclusive: bool
       await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`);
     }
   } finally {
-    await lock.release();
+    await lock.end();
   }
 }

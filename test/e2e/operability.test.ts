@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import { Writable } from 'node:stream';
-import { loadSettings } from '../../shells/config.js';
+import { availableParallelism } from 'node:os';
+import { defaultPoolSize, loadSettings } from '../../shells/config.js';
 import { createLogger, logContext } from '../../shells/logger.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -220,6 +221,38 @@ describe('operator settings', () => {
     });
     expect(() => loadSettings({ ADMIN_PORT: 'metrics' })).to.throw('ADMIN_PORT must be a port number (got "metrics")');
     expect(() => loadSettings({ SHUTDOWN_GRACE_SECONDS: '-1' })).to.throw('SHUTDOWN_GRACE_SECONDS must be a number of seconds');
+  });
+});
+
+describe('database pool', () => {
+  it('DATABASE_POOL_SIZE defaults to twice the cores, at least 4, and takes a number from 1 to 500', () => {
+    expect(defaultPoolSize(1)).to.equal(4);
+    expect(defaultPoolSize(2)).to.equal(4);
+    expect(defaultPoolSize(8)).to.equal(16);
+    expect(loadSettings({}).databasePoolSize).to.equal(defaultPoolSize(availableParallelism()));
+    expect(loadSettings({ DATABASE_POOL_SIZE: ' ' }).databasePoolSize).to.equal(defaultPoolSize());
+    expect(loadSettings({ DATABASE_POOL_SIZE: '7' }).databasePoolSize).to.equal(7);
+    expect(() => loadSettings({ DATABASE_POOL_SIZE: '0' })).to.throw('DATABASE_POOL_SIZE');
+  });
+
+  it('a serve process with DATABASE_POOL_SIZE=1 migrates a new PostgreSQL database and answers: the migration lock has a connection of its own', async function () {
+    this.timeout(60_000);
+    const database = await createTestDatabase();
+    let one: SpawnedServer | null = null;
+    try {
+      one = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', DATABASE_POOL_SIZE: '1' }, 20_000);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM migrations');
+        expect(rows[0]!.n).to.be.greaterThan(10);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await one?.close();
+      await database.drop();
+    }
   });
 });
 
