@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Settings } from '../application/ports/settings.js';
 import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
 import { checkNumber } from './numeric-settings.js';
@@ -75,10 +74,10 @@ function refreshBudget(value: string | undefined): number {
   return checkNumber('refreshBudgetPerHour', value === undefined || value === '' ? 60 : Number(value), value);
 }
 
-/** DATABASE_POOL_SIZE: 1 to 500 connections per process, `defaultPoolSize()` when unset or empty. */
+/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 20 by default (docs/decisions.md, "Pool size"). */
 function poolSize(value: string | undefined): number {
   const text = value?.trim() ?? '';
-  if (text === '') return defaultPoolSize();
+  if (text === '') return 20;
   return checkNumber('databasePoolSize', Number(text), value);
 }
 
@@ -95,14 +94,4 @@ function proxyHops(value: string | undefined): number {
   if (text === '' || ['0', 'false', 'no', 'off'].includes(text)) return 0;
   if (['true', 'yes', 'on'].includes(text)) return 1;
   return checkNumber('trustProxyHops', Number(text), value);
-}
-
-/**
- * Twice the machine's cores, at least 4: PostgreSQL does the most work with about that many statements
- * running at once on a database of that size, and more connections only queue inside it, costing it CPU
- * (docs/decisions.md, "Pool size by cores"). A database on a machine of its own, or several instances,
- * want DATABASE_POOL_SIZE set.
- */
-export function defaultPoolSize(cores = availableParallelism()): number {
-  return Math.max(4, 2 * cores);
 }

@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import { Writable } from 'node:stream';
-import { availableParallelism } from 'node:os';
-import { defaultPoolSize, loadSettings } from '../../shells/config.js';
+import { loadSettings } from '../../shells/config.js';
 import { createLogger, logContext } from '../../shells/logger.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -225,12 +224,9 @@ describe('operator settings', () => {
 });
 
 describe('database pool', () => {
-  it('DATABASE_POOL_SIZE defaults to twice the cores, at least 4, and takes a number from 1 to 500', () => {
-    expect(defaultPoolSize(1)).to.equal(4);
-    expect(defaultPoolSize(2)).to.equal(4);
-    expect(defaultPoolSize(8)).to.equal(16);
-    expect(loadSettings({}).databasePoolSize).to.equal(defaultPoolSize(availableParallelism()));
-    expect(loadSettings({ DATABASE_POOL_SIZE: ' ' }).databasePoolSize).to.equal(defaultPoolSize());
+  it('DATABASE_POOL_SIZE is 20 by default and takes a number from 1 to 500', () => {
+    expect(loadSettings({}).databasePoolSize).to.equal(20);
+    expect(loadSettings({ DATABASE_POOL_SIZE: ' ' }).databasePoolSize).to.equal(20);
     expect(loadSettings({ DATABASE_POOL_SIZE: '7' }).databasePoolSize).to.equal(7);
     expect(() => loadSettings({ DATABASE_POOL_SIZE: '0' })).to.throw('DATABASE_POOL_SIZE');
   });
