@@ -37,6 +37,9 @@ const MIGRATION_LOCK = `hashtextextended('dashpub:migrations', 0)`;
 export async function migrate(dataSource: DataSource, options: { exclusive: boolean }): Promise<string[]> {
   if (!options.exclusive) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
   const lock = new pg.Client({ connectionString: (dataSource.options as { url?: string }).url });
+  // Losing this connection mid-migration surfaces as the unlock's error below (and the server does not start);
+  // without a listener the same 'error' event would instead crash the process unreported.
+  lock.on('error', () => {});
   await lock.connect();
   try {
     await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
