@@ -241,7 +241,6 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
       if (!seen) {
         const [readSql, readParams] = publishReadSql(owner, slug);
         seen = toPublishState((await this.reads.rows(readSql, readParams))[0]!.state as Record<string, unknown>);
-        guessed = false;
       }
       const outcome = await this.attempt(owner, slug, files, decide, seen, guessed);
       if ('result' in outcome) return outcome.result;
