@@ -29,7 +29,6 @@ import { startFullServer, type FullServer } from '../support/server.js';
 const unescape = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
 
-
 /** A response body as bytes (the shared helper answers text). */
 function download(url: string, host: string): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
