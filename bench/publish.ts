@@ -8,7 +8,7 @@
  * backends. Adds every round with the machine, date and load average to the "Publish" section of docs/benchmarks.md,
  * after the runs before it.
  *
- *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6] [--only-big]
+ *   npm run bench:publish -- [--duration 8] [--rounds 3] [--connections 20] [--users 1500] [--big-requests 6] [--big-in-flight 8] [--only-big]
  *                              [--pools default,20]
  *
  * `--pools` loads, in every round, one server per DATABASE_POOL_SIZE given ('default' is the setting's default)
@@ -42,7 +42,7 @@ const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '20'));
 const USERS = Number(option('users', '1500'));
-const BIG_IN_FLIGHT = 8;
+const BIG_IN_FLIGHT = Number(option('big-in-flight', '8'));
 const BIG_REQUESTS_EACH = Number(option('big-requests', '6'));
 const WARMUP_S = 2;
 /**

@@ -36,6 +36,7 @@ import { ClientMetadataDocuments1700000014000 } from './migrations/1700000014000
 import { FileCompression1700000015000 } from './migrations/1700000015000-file-compression.js';
 import { DashboardListingVersions1700000015100 } from './migrations/1700000015100-dashboard-listing-versions.js';
 import { PublishWrites1700000015200 } from './migrations/1700000015200-publish-writes.js';
+import { FilesSortedBeforeBytes1700000015300 } from './migrations/1700000015300-files-sorted-before-bytes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -77,4 +78,5 @@ export const MIGRATIONS: Function[] = [
   FileCompression1700000015000,
   DashboardListingVersions1700000015100,
   PublishWrites1700000015200,
+  FilesSortedBeforeBytes1700000015300,
 ];

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
@@ -8,6 +8,7 @@ import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
 import { PublishWrites1700000015200 } from '../../adapters/typeorm/migrations/1700000015200-publish-writes.js';
+import { FilesSortedBeforeBytes1700000015300 } from '../../adapters/typeorm/migrations/1700000015300-files-sorted-before-bytes.js';
 import { DataSource } from 'typeorm';
 import { testSettings } from '../support/settings.js';
 
@@ -104,8 +105,10 @@ describe('writers of the same bytes on PostgreSQL', function () {
 
   it('goes down to the function before it (answering the number alone) and up again', async () => {
     const migration = new PublishWrites1700000015200();
+    const later = new FilesSortedBeforeBytes1700000015300();
     const runner = app.container.get<DataSource>(DataSource).createQueryRunner();
     try {
+      await later.down(runner);
       await migration.down(runner);
       const before = await other.query(
         `SELECT dashpub_publish('user', $1::text, 'downgraded', NULL, gen_random_uuid(), 'd', '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
@@ -114,11 +117,58 @@ describe('writers of the same bytes on PostgreSQL', function () {
       );
       expect(before.rows[0].seq).to.equal(1);
       await migration.up(runner);
+      await later.up(runner);
     } finally {
       await runner.release();
     }
     const after = await publish(other, owners[0]!, 'upgraded', Buffer.from('<p>up</p>'));
     expect(after.rows[0].seq).to.equal(1);
+  });
+
+  it('stores a page bigger than work_mem without sorting its bytes through a temporary file (migration 1700000015300)', async () => {
+    // The database's count of temporary files, with this backend's own counts flushed first.
+    const tempFiles = async () => {
+      await other.query('SELECT pg_stat_force_next_flush()');
+      await other.query('SELECT pg_stat_clear_snapshot()');
+      return Number((await other.query('SELECT temp_files FROM pg_stat_database WHERE datname = current_database()')).rows[0].temp_files);
+    };
+    const page = (seed: string) => Buffer.concat([Buffer.from(seed), randomBytes(1024 * 1024)]);
+    const migration = new FilesSortedBeforeBytes1700000015300();
+    const runner = app.container.get<DataSource>(DataSource).createQueryRunner();
+    await other.query(`SET work_mem = '64kB'`);
+    try {
+      const before = await tempFiles();
+      expect((await publish(other, owners[2]!, 'big-page', page('now'))).rows[0].seq).to.equal(1);
+      expect(await tempFiles()).to.equal(before);
+
+      // The function as migration 1700000015200 wrote it sorted the bytes too, and spilled them.
+      await migration.down(runner);
+      try {
+        await publish(other, owners[2]!, 'big-page-before', page('before'));
+        expect(await tempFiles()).to.be.greaterThan(before);
+      } finally {
+        await migration.up(runner);
+      }
+    } finally {
+      await other.query('RESET work_mem');
+      await runner.release();
+    }
+  });
+
+  it('stores each of several files of one publish with its own bytes, given in any order', async () => {
+    // Given against hash order, in sizes that put each file's bytes at a different offset of the blob.
+    const files = [randomBytes(3000), randomBytes(10), randomBytes(70_000), Buffer.alloc(0)].sort((a, b) => sha256(b).localeCompare(sha256(a)));
+    const hashes = files.map(sha256);
+    const manifest = Object.fromEntries(files.map((f, i) => [`f${i}`, { sha256: hashes[i], size: f.byteLength, contentType: 'application/octet-stream' }]));
+    const written = await other.query(
+      `SELECT new_seq AS seq FROM dashpub_publish('user', $1::text, 'several', NULL, gen_random_uuid(), 'several', '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
+         gen_random_uuid(), $1::uuid, now(), $2::jsonb, NULL, 20, $3::text[], $4::integer[], $5::bytea)`,
+      [owners[2], JSON.stringify(manifest), hashes, files.map((f) => f.byteLength), Buffer.concat(files)],
+    );
+    expect(written.rows[0].seq).to.equal(1);
+    const stored = await other.query(`SELECT sha256, bytes FROM files WHERE sha256 = ANY ($1)`, [hashes]);
+    expect(stored.rows).to.have.length(files.length);
+    for (const row of stored.rows as Array<{ sha256: string; bytes: Buffer }>) expect(sha256(row.bytes)).to.equal(row.sha256);
   });
 
   it('marks bytes with an old mark stored anew, so a sweep in flight waits for the publish and keeps them', async () => {

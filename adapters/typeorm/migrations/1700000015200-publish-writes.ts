@@ -31,19 +31,23 @@ export class PublishWrites1700000015200 implements MigrationInterface {
 }
 
 /** The input parameters' types, which name the function for DROP (OUT parameters do not). */
-const SIGNATURE = `(text, text, text, xid, uuid, text, text[], text, text, text, uuid, timestamptz, timestamptz,
+export const SIGNATURE = `(text, text, text, xid, uuid, text, text[], text, text, text, uuid, timestamptz, timestamptz,
   uuid, uuid, timestamptz, jsonb, jsonb, integer, text[], integer[], bytea)`;
 
-const newFiles = (bytes: string) => `
+/**
+ * The rows of new files, in hash order (so concurrent publishes of overlapping files take their rows in one
+ * order). `sortBytes`: the sort carries each row's bytes, as this migration wrote it; migration
+ * 1700000015300 sorts the hashes before the bytes are attached.
+ */
+const newFiles = (bytes: string, sortBytes = true) => `
         INSERT INTO files (sha256, bytes, size)
         SELECT f.sha256, ${bytes}, f.size
         FROM (SELECT h AS sha256, z AS size, 1 + coalesce(sum(z) OVER (ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::integer AS start
-              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)) AS f
-        ORDER BY f.sha256`;
+              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)${sortBytes ? ') AS f\n        ORDER BY f.sha256' : '\n              ORDER BY h) AS f'}`;
 
-const STORE_FILES = `        -- New bytes are inserted; bytes already stored are marked stored anew only when their mark is old
+export const storeFiles = (sortBytes: boolean) => `        -- New bytes are inserted; bytes already stored are marked stored anew only when their mark is old
         -- (see the migration's comment): a fresh row is neither locked nor rewritten. A lone file is the blob
-        -- itself, not a copy of it (5 MiB less to copy for a big page).${newFiles('CASE WHEN cardinality(p_hashes) = 1 THEN p_blob ELSE substring(p_blob FROM f.start FOR f.size) END')}
+        -- itself, not a copy of it (5 MiB less to copy for a big page).${newFiles('CASE WHEN cardinality(p_hashes) = 1 THEN p_blob ELSE substring(p_blob FROM f.start FOR f.size) END', sortBytes)}
         ON CONFLICT (sha256) DO NOTHING;
         UPDATE files SET stored_at = now()
         WHERE sha256 = ANY (p_hashes) AND stored_at < now() - interval '1800 seconds';
@@ -55,7 +59,7 @@ const STORE_FILES_TOUCHING_EVERY_TIME = `        -- Touching stored_at keeps the
 
 
 /** The function before this migration and after it: the file step and how it answers. */
-const VARIANTS = {
+export const VARIANTS = {
   before: {
     fileStep: STORE_FILES_TOUCHING_EVERY_TIME,
     outputs: '',
@@ -66,7 +70,7 @@ const VARIANTS = {
     done: 'RETURN next_seq',
   },
   after: {
-    fileStep: STORE_FILES,
+    fileStep: storeFiles(true),
     outputs: ',\n        OUT new_seq integer, OUT new_row_version text',
     returns: '',
     nothing: '',
@@ -77,8 +81,10 @@ const VARIANTS = {
   },
 };
 
-const publishFunction = (variant: keyof typeof VARIANTS) => {
-  const v = VARIANTS[variant];
+export type PublishVariant = (typeof VARIANTS)['after'];
+
+export const publishFunction = (variant: keyof typeof VARIANTS | PublishVariant) => {
+  const v = typeof variant === 'string' ? VARIANTS[variant] : variant;
   return `
       CREATE FUNCTION dashpub_publish(
         p_owner_kind text, p_owner_id text, p_slug text, p_expected xid,
