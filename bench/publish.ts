@@ -310,9 +310,11 @@ function cpuMeter(database: string, serverPid?: number) {
 }
 
 /**
- * A CHECKPOINT before every load, each side's alike: a checkpoint that one load's WAL makes due is then
- * written before the next load starts, not spread over whichever load runs next (it took ~27 s of the
- * rounds, its writes and the full-page images after it landing on one side more than the other).
+ * A CHECKPOINT before the 5 MiB part, so the 10 KB rounds' dirty pages are not written out during it. Not
+ * before each 10 KB load (tried on 2026-11-25: 0.38–0.44× pgbench against 0.46–0.52× without, in the runs
+ * of that day): after a checkpoint the first change to each page goes to the WAL as a full-page image, a
+ * checkpoint every few seconds is far more often than a server's (minutes apart), and a publish changes
+ * pages of six indexes keyed at random (ids, hashes, owners) against pgbench's two, so it pays more of them.
  */
 async function checkpoint(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -403,7 +405,6 @@ async function main(): Promise<void> {
 
     const rounds: Round[] = [];
     for (let round = 0; round < (ONLY_BIG ? 0 : ROUNDS); round++) {
-      await checkpoint(database.url);
       await pgbench(pgbenchPath, sqlFile, database.url, WARMUP_S, scratch);
       const baseCpu = cpuMeter(database.name);
       const base = await pgbench(pgbenchPath, sqlFile, database.url, DURATION_S, scratch);
@@ -413,7 +414,6 @@ async function main(): Promise<void> {
       for (let i = 0; i < POOLS.length; i++) {
         const pool = POOLS[(i + round) % POOLS.length]!;
         const server = byPool.get(pool)!;
-        await checkpoint(database.url);
         await wrk(wrkPath, luaFile, server.port, WARMUP_S, CONNECTIONS);
         const cpu = cpuMeter(database.name, server.child.pid!);
         const load = await wrk(wrkPath, luaFile, server.port, DURATION_S, CONNECTIONS);
@@ -421,7 +421,6 @@ async function main(): Promise<void> {
         pools[pool] = load;
       }
       // Prepared, as the server sends both (named statements, the body as a binary parameter, not a literal to parse).
-      await checkpoint(database.url);
       const own = await pgbench(pgbenchPath, ownFile, database.url, DURATION_S, scratch, 'prepared');
       rounds.push({ pgbench: base, own, pools });
       process.stdout.write(
@@ -492,7 +491,9 @@ const INTRO =
   '5 MiB body with 8 in flight on a fresh server process: p50, the server\'s peak RSS (VmHWM), and the CPU per publish of the server ' +
   'process and of the database backends serving it (from /proc). From the 2026-11-24 14:00 UTC run on, the 10 KB rounds also give ' +
   "the CPU per publish of the server and of the database's backends, and the database's CPU per pgbench transaction. " +
-  "From the 2026-11-25 runs on, every load (each side's warm-up and measured run, and the 5 MiB part) starts after a `CHECKPOINT`, so a checkpoint one load's WAL makes due is not spread over whichever load comes next, and the bench's client escapes the 5 MiB page once instead of building each request whole (~3 ms of its CPU per publish, not 10–15); the 5 MiB line gives that CPU too. " +
+  "From the 2026-11-25 runs on, the bench's client escapes the 5 MiB page once instead of building each request whole " +
+  "(~3 ms of its CPU per publish, not 10–15; the 5 MiB line gives that CPU too), and the 5 MiB part starts after a `CHECKPOINT` " +
+  "(the 15:29 and 15:31 UTC runs of that day also had one before every 10 KB load; see the bench's `checkpoint`). " +
   '`--only-big` runs only the 5 MiB part. Every run is kept below.';
 
 const bigLine = (big: BigResult) =>
