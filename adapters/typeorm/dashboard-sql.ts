@@ -73,7 +73,7 @@ export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[
 }
 
 /**
- * The write: `dashpub_publish` (migrations DashboardHotPaths and PublishWrites) with the files as hashes,
+ * The write: `dashpub_publish` (migrations DashboardHotPaths, PublishWrites, FilesSortedBeforeBytes) with the files as hashes,
  * sizes and one blob, so a single body goes out as it is, in binary; one row per hash. It answers the new
  * version's number and the row's new version (`seq`, `written_version`), or, when the slug was not as the
  * caller expected, NULLs and the slug as this statement sees it (`state`, as the read gives it), so the next attempt
