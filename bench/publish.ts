@@ -139,8 +139,12 @@ async function startChild(db: string, pool: string): Promise<{ child: ChildProce
 
 // ---------------------------------------------------------------- clients
 
+/** The JSON-RPC text of a publish_dashboard call with these arguments. */
+const publishCall = (args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'publish_dashboard', arguments: args } });
+
 function mcpPublish(port: number, token: string, args: Record<string, unknown>): Promise<{ status: number; body: string; ms: number }> {
-  return mcpPost(port, token, [Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'publish_dashboard', arguments: args } }))]);
+  return mcpPost(port, token, [Buffer.from(publishCall(args))]);
 }
 
 /**
@@ -154,7 +158,8 @@ function bigRequests(body: string): (path: string, id: string) => Buffer[] {
   const rest = Buffer.from(JSON.stringify(body.slice(fixed)).slice(1, -1));
   return (path, id) => {
     const first = `<!--${id}-->${body.slice(0, fixed)}`.slice(0, fixed);
-    const head = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path, body: first } } });
+    // `body` is the last argument, so its text ends just before the call's closing `"}}}`.
+    const head = publishCall({ path, body: first });
     const open = head.length - '"}}}'.length;
     return [Buffer.from(head.slice(0, open)), rest, Buffer.from(head.slice(open))];
   };
