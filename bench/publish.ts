@@ -35,6 +35,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase } from '../test/support/database.js';
+import { sql } from '../test/support/refresh-fixtures.js';
 import { mintAccessToken } from '../test/support/tokens.js';
 import { appendToSection, fmt, freePort, machineLine, median, option, percentile, requireTool, runTool, runWrk } from './support.js';
 
@@ -322,13 +323,7 @@ function cpuMeter(database: string, serverPid?: number) {
  * pages of six indexes keyed at random (ids, hashes, owners) against pgbench's two, so it pays more of them.
  */
 async function checkpoint(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('CHECKPOINT');
-  } finally {
-    await client.end();
-  }
+  await sql(url, 'CHECKPOINT');
 }
 
 function vmHwmMiB(pid: number): number {
