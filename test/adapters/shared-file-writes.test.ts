@@ -48,13 +48,21 @@ describe('writers of the same bytes on PostgreSQL', function () {
     await database?.drop();
   });
 
-  /** dashpub_publish of one file for `owner`, as the store calls it (a new dashboard at `slug`). */
-  const publish = (client: pg.Client, owner: string, slug: string, bytes: Buffer) =>
-    client.query(
-      `SELECT new_seq AS seq FROM dashpub_publish('user', $1::text, $2, NULL, gen_random_uuid(), $2, '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
-         gen_random_uuid(), $1::uuid, now(), $3::jsonb, NULL, 20, ARRAY[$4], ARRAY[$5]::integer[], $6::bytea)`,
-      [owner, slug, JSON.stringify({ 'index.html': { sha256: sha256(bytes), size: bytes.byteLength, contentType: 'text/html; charset=utf-8' } }), sha256(bytes), bytes.byteLength, bytes],
+  /**
+   * dashpub_publish of `files` for `owner`, in the order given, as the store calls it (a new dashboard at
+   * `slug`; the first file is its index.html, the files' bytes one blob).
+   */
+  const publish = (client: pg.Client, owner: string, slug: string, ...files: Buffer[]) => {
+    const hashes = files.map(sha256);
+    const manifest = Object.fromEntries(
+      files.map((f, i) => [i === 0 ? 'index.html' : `f${i}.bin`, { sha256: hashes[i], size: f.byteLength, contentType: i === 0 ? 'text/html; charset=utf-8' : 'application/octet-stream' }]),
     );
+    return client.query(
+      `SELECT new_seq AS seq FROM dashpub_publish('user', $1::text, $2, NULL, gen_random_uuid(), $2, '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
+         gen_random_uuid(), $1::uuid, now(), $3::jsonb, NULL, 20, $4::text[], $5::integer[], $6::bytea)`,
+      [owner, slug, JSON.stringify(manifest), hashes, files.map((f) => f.byteLength), Buffer.concat(files)],
+    );
+  };
   const storedAt = async (bytes: Buffer) =>
     ((await other.query(`SELECT stored_at FROM files WHERE sha256 = $1`, [sha256(bytes)])).rows[0] as { stored_at: Date } | undefined)?.stored_at;
 
@@ -158,15 +166,8 @@ describe('writers of the same bytes on PostgreSQL', function () {
   it('stores each of several files of one publish with its own bytes, given in any order', async () => {
     // Given against hash order, in sizes that put each file's bytes at a different offset of the blob.
     const files = [randomBytes(3000), randomBytes(10), randomBytes(70_000), Buffer.alloc(0)].sort((a, b) => sha256(b).localeCompare(sha256(a)));
-    const hashes = files.map(sha256);
-    const manifest = Object.fromEntries(files.map((f, i) => [`f${i}`, { sha256: hashes[i], size: f.byteLength, contentType: 'application/octet-stream' }]));
-    const written = await other.query(
-      `SELECT new_seq AS seq FROM dashpub_publish('user', $1::text, 'several', NULL, gen_random_uuid(), 'several', '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
-         gen_random_uuid(), $1::uuid, now(), $2::jsonb, NULL, 20, $3::text[], $4::integer[], $5::bytea)`,
-      [owners[2], JSON.stringify(manifest), hashes, files.map((f) => f.byteLength), Buffer.concat(files)],
-    );
-    expect(written.rows[0].seq).to.equal(1);
-    const stored = await other.query(`SELECT sha256, bytes FROM files WHERE sha256 = ANY ($1)`, [hashes]);
+    expect((await publish(other, owners[2]!, 'several', ...files)).rows[0].seq).to.equal(1);
+    const stored = await other.query(`SELECT sha256, bytes FROM files WHERE sha256 = ANY ($1)`, [files.map(sha256)]);
     expect(stored.rows).to.have.length(files.length);
     for (const row of stored.rows as Array<{ sha256: string; bytes: Buffer }>) expect(sha256(row.bytes)).to.equal(row.sha256);
   });
