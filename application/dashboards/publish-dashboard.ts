@@ -38,7 +38,7 @@ export interface PublishResult {
 export interface PublishCommand extends MetadataInput {
   workspace?: unknown;
   path: string;
-  body?: string | null;
+  body?: string | Utf8Body | null;
   encoding?: 'utf8' | 'base64' | null;
   spec?: unknown;
   dry_run?: boolean | null;
@@ -54,9 +54,22 @@ interface PublishPlace {
   dryRun: boolean;
 }
 
-/** A publish's body text, until decoding takes it. */
+/**
+ * A body handed over as its UTF-8 bytes instead of as text: the MCP endpoint decodes a large body's JSON
+ * string straight into bytes (shells/koa/mcp/parse-message.ts), so a 5 MiB upload never becomes a string.
+ * It means exactly the text those bytes decode to.
+ */
+export class Utf8Body {
+  constructor(readonly bytes: Uint8Array) {}
+
+  text(): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
+  }
+}
+
+/** A publish's body, until decoding takes it. */
 interface Upload {
-  body?: string | null;
+  body?: string | Utf8Body | null;
 }
 
 interface Content {
@@ -194,15 +207,15 @@ export class PublishDashboard {
 
 const given = (value: unknown) => value !== undefined && value !== null;
 
-export function decodeBody(body: string, encoding: 'utf8' | 'base64' | null | undefined): Uint8Array {
+export function decodeBody(body: string | Utf8Body, encoding: 'utf8' | 'base64' | null | undefined): Uint8Array {
   if (encoding === 'base64') {
-    const compact = body.replace(/\s+/g, '');
+    const compact = (typeof body === 'string' ? body : body.text()).replace(/\s+/g, '');
     // Count before decoding so a huge upload is refused without allocating it.
     checkUploadSize(Math.floor((compact.length * 3) / 4) - (compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0));
     if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw invalid('body is not valid base64');
     return Buffer.from(compact, 'base64');
   }
-  const bytes = Buffer.from(body, 'utf8');
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body.bytes;
   checkUploadSize(bytes.byteLength);
   return bytes;
 }

@@ -230,4 +230,38 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     }
     expect(refused).to.equal('Rate limit exceeded for publish_dashboard: too many requests. Wait about 60 seconds and try again.');
   });
+
+  it('publishes a large body sent as ASCII JSON with escapes byte for byte, in either encoding (parse-message.ts)', async () => {
+    const page = '<!doctype html><p>"quotes" \\ back\\slash\ttab / é ü 東京 🎉 \u007f</p>\n'.repeat(3000);
+    // As a client that escapes everything past ASCII sends it (Python's json.dumps does): the request is all
+    // ASCII, so the endpoint decodes the body in place, surrogate pairs included.
+    const asAscii = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const post = (text: string) =>
+      request({
+        url: `${server.url}/mcp`,
+        method: 'POST',
+        host: server.hosts.api,
+        headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${ada}`, 'content-type': 'application/json' },
+        body: text,
+      });
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['escaped', { body: page }],
+      ['escaped-base64', { body: Buffer.from(page, 'utf8').toString('base64').replace(/.{76}/g, '$&\n'), encoding: 'base64' }],
+    ];
+    for (const [path, args] of cases) {
+      const text = asAscii({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path, ...args } } });
+      expect(text.length).to.be.above(64 * 1024);
+      expect(/^[\x00-\x7f]*$/.test(text)).to.equal(true);
+      const res = await post(text);
+      expect(res.status).to.equal(200);
+      expect(res.json().result.isError, res.text).to.equal(undefined);
+      const hosted = await request({ url: `${server.url}/${path}`, host: server.hosts.dashboard(adaHandle) });
+      expect(hosted.status).to.equal(200);
+      expect(hosted.text === page).to.equal(true);
+    }
+    // Broken inside the large body: the same 400 Parse error as any invalid JSON.
+    const broken = await post(asAscii({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path: 'broken', body: page } } }).replace('\\t', '\\x'));
+    expect(broken.status).to.equal(400);
+    expect(broken.json().error).to.deep.equal({ code: -32700, message: 'Parse error' });
+  });
 });

@@ -1,3 +1,4 @@
+import { Utf8Body } from '../../../application/dashboards/publish-dashboard.js';
 
 /**
  * Structural checks of tool arguments against a tool's inputSchema, run before the tool so that no use
@@ -43,7 +44,8 @@ function typesOf(schema: JsonSchema): string[] {
 function matchesType(value: unknown, type: string): boolean {
   switch (type) {
     case 'string':
-      return typeof value === 'string';
+      // A large publish body arrives as its UTF-8 bytes (parse-message.ts): a string all the same.
+      return typeof value === 'string' || value instanceof Utf8Body;
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value);
     case 'number':

@@ -19,7 +19,8 @@ import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.
 import type { ResourceSource } from './resources.js';
 import { SerializedToolResult, ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
-import { BodyTooLarge, readBody } from '../request-body.js';
+import { BodyTooLarge, readBodyBytes } from '../request-body.js';
+import { parseMessage } from './parse-message.js';
 
 /** pino's calling convention, so a pino logger can be passed as is. */
 export interface McpLogger {
@@ -163,19 +164,17 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
 
   /** The request after its caller is known: body, JSON-RPC, reply. */
   async function respond(req: IncomingMessage, principal: Principal): Promise<McpAnswer> {
-    let text: string;
-    try {
-      text = await readBody(req, maxBodyBytes);
-    } catch (err) {
-      if (!(err instanceof BodyTooLarge)) throw err;
-      return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`), [['connection', 'close']]);
-    }
     let body: unknown;
     try {
-      body = JSON.parse(text);
-      text = ''; // the parsed copy is all that is needed from here on
-    } catch {
-      return json(400, errorResponse(null, PARSE_ERROR, 'Parse error'));
+      // No name holds the request's bytes: the parsed message is all that is needed from here on (a large
+      // publish body's bytes are a view of them, parse-message.ts).
+      body = parseMessage(await readBodyBytes(req, maxBodyBytes));
+    } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`), [['connection', 'close']]);
+      }
+      if (err instanceof SyntaxError) return json(400, errorResponse(null, PARSE_ERROR, 'Parse error'));
+      throw err;
     }
 
     if (Array.isArray(body)) {

@@ -52,15 +52,16 @@ export const listQuery = (args: Args): ListQuery => ({
 
 /**
  * Moves `body` out of the arguments into the command: the arguments were parsed from this one request and
- * nothing reads them again, so once the use case has decoded the body (up to 5 MiB as a string) nothing
- * holds the text for the rest of the publish (docs/decisions.md, "Publishing a 5 MiB body").
+ * nothing reads them again, so once the use case has decoded the body (up to 5 MiB, as a string or as the bytes
+ * the endpoint decoded it into, parse-message.ts) nothing holds it twice for the rest of the publish
+ * (docs/decisions.md, "Publishing a 5 MiB body").
  */
 export function publishCommand(args: Args): PublishCommand {
   const command: PublishCommand = {
     ...metadataInput(args),
     workspace: args.workspace,
     path: args.path as string,
-    body: args.body as string | null | undefined,
+    body: args.body as PublishCommand['body'],
     encoding: args.encoding as PublishCommand['encoding'],
     spec: args.spec,
     dry_run: args.dry_run as boolean | null | undefined,
