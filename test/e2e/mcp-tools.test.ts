@@ -231,10 +231,10 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     expect(refused).to.equal('Rate limit exceeded for publish_dashboard: too many requests. Wait about 60 seconds and try again.');
   });
 
-  it('publishes a large body sent as ASCII JSON with escapes byte for byte, in either encoding (parse-message.ts)', async () => {
+  it('publishes a large body byte for byte, as raw UTF-8 or escaped to ASCII, in either encoding (parse-message.ts)', async () => {
     const page = '<!doctype html><p>"quotes" \\ back\\slash\ttab / é ü 東京 🎉 \u007f</p>\n'.repeat(3000);
-    // As a client that escapes everything past ASCII sends it (Python's json.dumps does): the request is all
-    // ASCII, so the endpoint decodes the body in place, surrogate pairs included.
+    // As a JavaScript client sends it (JSON.stringify: raw UTF-8) and as one that escapes everything past ASCII
+    // (Python's json.dumps): either way the endpoint decodes the body in place, surrogate pairs included.
     const asAscii = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const post = (text: string) =>
       request({
@@ -244,14 +244,15 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
         headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${ada}`, 'content-type': 'application/json' },
         body: text,
       });
-    const cases: Array<[string, Record<string, unknown>]> = [
-      ['escaped', { body: page }],
-      ['escaped-base64', { body: Buffer.from(page, 'utf8').toString('base64').replace(/.{76}/g, '$&\n'), encoding: 'base64' }],
+    const cases: Array<[string, Record<string, unknown>, (message: unknown) => string]> = [
+      ['raw', { body: page }, JSON.stringify],
+      ['escaped', { body: page }, asAscii],
+      ['escaped-base64', { body: Buffer.from(page, 'utf8').toString('base64').replace(/.{76}/g, '$&\n'), encoding: 'base64' }, asAscii],
     ];
-    for (const [path, args] of cases) {
-      const text = asAscii({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path, ...args } } });
+    for (const [path, args, encode] of cases) {
+      const text = encode({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path, ...args } } });
       expect(text.length).to.be.above(64 * 1024);
-      expect(/^[\x00-\x7f]*$/.test(text)).to.equal(true);
+      expect(/^[\x00-\x7f]*$/.test(text)).to.equal(encode === asAscii);
       const res = await post(text);
       expect(res.status).to.equal(200);
       expect(res.json().result.isError, res.text).to.equal(undefined);

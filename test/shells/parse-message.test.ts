@@ -122,9 +122,21 @@ describe('parseMessage: a large publish body decoded in place', () => {
     expectSame(publishCall(`"${filler}\\n"`).replace('"arguments":{', '"arguments":{"body":5,'), true);
   });
 
-  it('leaves small, non-ASCII and body-less messages to JSON.parse', () => {
+  it('passes characters past ASCII through as their UTF-8, at every alignment', () => {
+    for (let shift = 0; shift < 4; shift++) {
+      const text = `${'y'.repeat(shift)}<td>é — 東京 🎉 \\n\\"</td>`.repeat(3000);
+      expectSame(publishCall(`"${text}${filler}"`, { before: '"name":"Ventes — été",' }), true);
+    }
+    expectSame(publishCall(`"${filler}é — \\ud800 then é and \\u00e9"`), false); // a lone surrogate among them
+  });
+
+  it('leaves small, body-less and not-UTF-8 messages to the text decoder and JSON.parse', () => {
     expectSame(publishCall('"small \\n body"'), false);
-    expectSame(publishCall(`"${filler}é"`), false);
     expectSame(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"${filler}"}}`, false);
+    // A byte that is not UTF-8 reads as U+FFFD, as it always did; its bytes are not passed through.
+    const [before, after] = publishCall('"@"').split('@') as [string, string];
+    const raw = Buffer.concat([Buffer.from(before + filler), Buffer.from([0xff, 0xc3]), Buffer.from(after)]);
+    const expected: unknown = JSON.parse(raw.toString('utf8'));
+    expect(parseMessage(Buffer.from(raw))).to.deep.equal(expected);
   });
 });

@@ -1,11 +1,11 @@
-import { isAscii } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { Utf8Body } from '../../../application/dashboards/publish-dashboard.js';
 import { bodyText } from '../request-body.js';
 
 /**
  * A JSON-RPC request body, parsed. What comes back is what `JSON.parse` gives for the body's UTF-8 text, with
- * one difference: a `publish_dashboard` call's `body` argument of 64 KiB or more arrives as a `Utf8Body`, its
+ * one difference: a `publish_dashboard` call's `body` argument in a request of 64 KiB or more arrives as a `Utf8Body`, its
  * UTF-8 bytes decoded out of the JSON string in place in `raw`, instead of as a string. Invalid JSON throws a
  * SyntaxError, as `JSON.parse` does. `raw` belongs to the caller no more: it may be rewritten, and the body's
  * bytes are a view of it.
@@ -16,13 +16,15 @@ import { bodyText } from '../request-body.js';
  * (docs/decisions.md, "Publishing a 5 MiB body").
  */
 export function parseMessage(raw: Buffer): unknown {
-  if (raw.length < LIFT_AT || !isAscii(raw)) return JSON.parse(bodyText(raw));
+  // Valid UTF-8 only: its bytes past ASCII then go through the decoding as they are, which is what decoding
+  // them to text and encoding the string again gives. Other bytes are left to the text decoder's U+FFFD.
+  if (raw.length < LIFT_AT || !isUtf8(raw)) return JSON.parse(bodyText(raw));
   const start = bodyValueStart(raw);
   if (start < 0) return JSON.parse(bodyText(raw));
   // From here `raw` is rewritten; every way out is a parse of what it said or a SyntaxError.
   const { end, value } = decodeInPlace(raw, start);
-  const head = raw.toString('latin1', 0, start - 1);
-  const tail = raw.toString('latin1', end + 1);
+  const head = raw.toString('utf8', 0, start - 1);
+  const tail = raw.toString('utf8', end + 1);
   const message: unknown = JSON.parse(head + SENTINEL_LITERAL + tail);
   const args = publishArguments(message);
   if (args?.body === SENTINEL && !head.includes(NONCE) && !tail.includes(NONCE)) {
@@ -87,8 +89,9 @@ for (const [letter, byte] of Object.entries({ '"': 0x22, '\\': 0x5c, '/': 0x2f, 
 }
 
 /**
- * Whether any of four ASCII bytes is a control character, `"` or `\` (the classic SWAR tests: a byte below
- * 0x20, and a byte equal to each; exact as a yes or no for bytes under 0x80).
+ * Whether any of four bytes is a control character, `"` or `\` (the classic SWAR tests for a byte below 0x20
+ * and for a byte equal to each: a borrow can only flag a byte above one that was already flagged, so the yes
+ * or no is exact).
  */
 function special(word: number): boolean {
   const quote = word ^ 0x22222222;
@@ -97,7 +100,7 @@ function special(word: number): boolean {
 }
 
 /**
- * Decodes the JSON string whose text starts at `start` (ASCII, after its opening quote) into UTF-8 bytes,
+ * Decodes the JSON string whose text starts at `start` (after its opening quote) into UTF-8 bytes,
  * written over the text itself: a decoded string is never longer than its escaped text, and each byte is
  * read before it is overwritten. Plain runs move four bytes at a time. A lone surrogate escape (which UTF-8
  * cannot hold, and `JSON.parse` keeps) ends the decoding there: the value then comes back as text, the part
@@ -202,5 +205,5 @@ function restAsText(raw: Buffer, i: number): { end: number; text: string } {
   let end = i;
   while (end < raw.length && raw[end] !== 0x22) end += raw[end] === 0x5c ? 2 : 1;
   if (end >= raw.length) throw new SyntaxError('an unterminated JSON string');
-  return { end, text: JSON.parse(`"${raw.toString('latin1', i, end)}"`) as string };
+  return { end, text: JSON.parse(`"${raw.toString('utf8', i, end)}"`) as string };
 }
