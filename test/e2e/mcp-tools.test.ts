@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { request } from '../support/http.js';
+import { postMcp, request } from '../support/http.js';
+import { LIFT_AT } from '../../shells/koa/mcp/parse-message.js';
 import { startFullServer, type FullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
@@ -236,14 +237,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     // As a JavaScript client sends it (JSON.stringify: raw UTF-8) and as one that escapes everything past ASCII
     // (Python's json.dumps): either way the endpoint decodes the body in place, surrogate pairs included.
     const asAscii = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    const post = (text: string) =>
-      request({
-        url: `${server.url}/mcp`,
-        method: 'POST',
-        host: server.hosts.api,
-        headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${ada}`, 'content-type': 'application/json' },
-        body: text,
-      });
+    const post = (text: string) => postMcp(server.url, text, ada, { host: server.hosts.api, 'content-type': 'application/json' });
     const cases: Array<[string, Record<string, unknown>, (message: unknown) => string]> = [
       ['raw', { body: page }, JSON.stringify],
       ['escaped', { body: page }, asAscii],
@@ -251,7 +245,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     ];
     for (const [path, args, encode] of cases) {
       const text = encode({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path, ...args } } });
-      expect(text.length).to.be.above(64 * 1024);
+      expect(Buffer.byteLength(text)).to.be.at.least(LIFT_AT);
       expect(/^[\x00-\x7f]*$/.test(text)).to.equal(encode === asAscii);
       const res = await post(text);
       expect(res.status).to.equal(200);
