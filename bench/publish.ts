@@ -61,7 +61,14 @@ interface Load {
   p99Ms: number;
   errors: number;
   /** CPU per operation while measured (not for the warm-ups nor dashpub's statements under pgbench). */
-  cpu?: { serverMs: number; databaseMs: number };
+  cpu?: Cpu;
+}
+
+interface Cpu {
+  serverMs: number;
+  databaseMs: number;
+  /** Shares of the wall time the server's event loop spent on a CPU and waiting for one (schedstat). */
+  eventLoop?: { running: number; waiting: number };
 }
 
 /** A deterministic page of `size` ASCII bytes with nothing JSON, SQL or Lua would have to escape. */
@@ -259,6 +266,21 @@ async function pgbench(pgbenchPath: string, script: string, url: string, seconds
   return { perSecond: Number(tps[1]), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), errors: failed ? Number(failed[1]) : 0 };
 }
 
+/**
+ * The server's main thread (its event loop; its thread id is the process id) as the scheduler counts it: time
+ * on a CPU and time runnable but waiting for one, in nanoseconds. The second is what the event loop loses to
+ * the database's backends and the load generator on the two cores (docs/benchmarks.md, "Night of 2026-11-25");
+ * null where /proc has no schedstat.
+ */
+function schedstat(pid: number): { runNs: number; waitNs: number } | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+    return { runNs: Number(run), waitNs: Number(wait) };
+  } catch {
+    return null; // no schedstat here (not Linux, or the process is gone): the column reads n/a
+  }
+}
+
 /** CPU seconds (user + system) a process has used, from /proc/PID/stat (fields 14 and 15, in clock ticks). */
 function cpuSeconds(pid: number): number {
   try {
@@ -291,6 +313,8 @@ function backendsOf(database: string): number[] {
  */
 function cpuMeter(database: string, serverPid?: number) {
   const serverBefore = serverPid === undefined ? 0 : cpuSeconds(serverPid);
+  const loopBefore = serverPid === undefined ? null : schedstat(serverPid);
+  const startedAt = performance.now();
   const backends = new Map<number, { first: number; last: number }>();
   const sample = (atStart = false) => {
     for (const pid of backendsOf(database)) {
@@ -305,12 +329,18 @@ function cpuMeter(database: string, serverPid?: number) {
   const timer = setInterval(sample, 50);
   return {
     /** Milliseconds of CPU per operation, for `operations` done since the meter started. */
-    stop(operations: number): { serverMs: number; databaseMs: number } {
+    stop(operations: number): Cpu {
       clearInterval(timer);
       sample();
       const serverSeconds = serverPid === undefined ? 0 : cpuSeconds(serverPid) - serverBefore;
       const databaseSeconds = [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0);
-      return { serverMs: (serverSeconds * 1000) / operations, databaseMs: (databaseSeconds * 1000) / operations };
+      const cpu: Cpu = { serverMs: (serverSeconds * 1000) / operations, databaseMs: (databaseSeconds * 1000) / operations };
+      const loopAfter = serverPid === undefined ? null : schedstat(serverPid);
+      if (loopBefore && loopAfter) {
+        const wallNs = (performance.now() - startedAt) * 1e6;
+        cpu.eventLoop = { running: (loopAfter.runNs - loopBefore.runNs) / wallNs, waiting: (loopAfter.waitNs - loopBefore.waitNs) / wallNs };
+      }
+      return cpu;
     },
   };
 }
@@ -487,7 +517,9 @@ const INTRO =
   "The last column runs dashpub's own two statements of a publish (the read of the slug, then `dashpub_publish` with the 10 KB bytes) " +
   'under pgbench in the same round, prepared as the server runs them (from the 19:00 UTC run on; simple protocol before, which parsed the ' +
   '10 KB literal every time; prepared, the literal is parsed once and not sent per call, so this is an upper bound): what the database ' +
-  'allows this design without HTTP, MCP, the token check and the user lookup. Then a ' +
+  'allows this design without HTTP, MCP, the token check and the user lookup. The event loop column (from the 2026-11-25 21:21 UTC ' +
+  "run on) is the server's main thread as the scheduler counts it (/proc schedstat): the share of the load's wall time it ran on a " +
+  'CPU and the share it was ready to run but waited for one. Then a ' +
   '5 MiB body with 8 in flight on a fresh server process: p50, the server\'s peak RSS (VmHWM), and the CPU per publish of the server ' +
   'process and of the database backends serving it (from /proc). From the 2026-11-24 14:00 UTC run on, the 10 KB rounds also give ' +
   "the CPU per publish of the server and of the database's backends, and the database's CPU per pgbench transaction. " +
@@ -509,7 +541,19 @@ type Round = { pgbench: Load; own: Load; pools: Record<string, Load> };
 const mainLoad = (r: Round) => r.pools[POOLS[0]!]!;
 
 const loadLine = (load: Load) =>
-  `${fmt(load.perSecond, 0)} req/s p50 ${fmt(load.p50Ms)} p99 ${fmt(load.p99Ms)} ms (errors ${load.errors}; CPU ms per publish: server ${fmt(load.cpu?.serverMs ?? NaN, 3)}, database ${fmt(load.cpu?.databaseMs ?? NaN, 3)})`;
+  `${fmt(load.perSecond, 0)} req/s p50 ${fmt(load.p50Ms)} p99 ${fmt(load.p99Ms)} ms (errors ${load.errors}; CPU ms per publish: server ${fmt(load.cpu?.serverMs ?? NaN, 3)}, database ${fmt(load.cpu?.databaseMs ?? NaN, 3)}; event loop ${loopCell(load)})`;
+
+/** The server's event loop during the load: % of the time on a CPU / % runnable but waiting for one. */
+const loopCell = (load: Load) => {
+  const loop = load.cpu?.eventLoop;
+  return loop ? `${fmt(loop.running * 100, 0)} % / ${fmt(loop.waiting * 100, 0)} %` : 'n/a';
+};
+
+const loopMedian = (rounds: Round[]) => {
+  const loops = rounds.map((r) => mainLoad(r).cpu?.eventLoop).filter((l) => l !== undefined);
+  if (loops.length === 0) return 'n/a';
+  return `${fmt(median(loops.map((l) => l.running)) * 100, 0)} % / ${fmt(median(loops.map((l) => l.waiting)) * 100, 0)} %`;
+};
 
 function report(rounds: Round[], big: BigResult): void {
   const heading = `### ${ONLY_BIG ? '5 MiB only, run' : 'Run'}${POOLS[0] === 'default' ? '' : ` (DATABASE_POOL_SIZE ${POOLS[0]})`} of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -524,13 +568,13 @@ function report(rounds: Round[], big: BigResult): void {
     lines.push(
       `${USERS} users; wrk -c${CONNECTIONS} against \`pgbench -c${CONNECTIONS} -j2\`, ${DURATION_S} s rounds after a ${WARMUP_S} s warm-up.`,
       '',
-      "| round | publish req/s | p50 ms | p99 ms | errors | CPU ms per publish: server / database | pgbench tps | p50 ms | p99 ms | database CPU ms per transaction | ratio | dashpub's 2 statements, pgbench tps |",
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      "| round | publish req/s | p50 ms | p99 ms | errors | CPU ms per publish: server / database | event loop on a CPU / waiting for one | pgbench tps | p50 ms | p99 ms | database CPU ms per transaction | ratio | dashpub's 2 statements, pgbench tps |",
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rounds.map(
         (r, i) =>
-          `| ${i + 1} | ${fmt(mainLoad(r).perSecond, 0)} | ${fmt(mainLoad(r).p50Ms)} | ${fmt(mainLoad(r).p99Ms)} | ${mainLoad(r).errors} | ${cpuCell(mainLoad(r))} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.pgbench.cpu?.databaseMs ?? NaN, 3)} | ${fmt(mainLoad(r).perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
+          `| ${i + 1} | ${fmt(mainLoad(r).perSecond, 0)} | ${fmt(mainLoad(r).p50Ms)} | ${fmt(mainLoad(r).p99Ms)} | ${mainLoad(r).errors} | ${cpuCell(mainLoad(r))} | ${loopCell(mainLoad(r))} | ${fmt(r.pgbench.perSecond, 0)} | ${fmt(r.pgbench.p50Ms)} | ${fmt(r.pgbench.p99Ms)} | ${fmt(r.pgbench.cpu?.databaseMs ?? NaN, 3)} | ${fmt(mainLoad(r).perSecond / r.pgbench.perSecond, 2)}× | ${fmt(r.own.perSecond, 0)} (${fmt(r.own.perSecond / r.pgbench.perSecond, 2)}×) |`,
       ),
-      `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => mainLoad(r).p50Ms)))} | ${fmt(ourP99)} | | ${fmt(median(rounds.map((r) => mainLoad(r).cpu?.serverMs ?? NaN)), 3)} / ${fmt(median(rounds.map((r) => mainLoad(r).cpu?.databaseMs ?? NaN)), 3)} | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | ${fmt(median(rounds.map((r) => r.pgbench.cpu?.databaseMs ?? NaN)), 3)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
+      `| **median** | **${fmt(ours, 0)}** | ${fmt(median(rounds.map((r) => mainLoad(r).p50Ms)))} | ${fmt(ourP99)} | | ${fmt(median(rounds.map((r) => mainLoad(r).cpu?.serverMs ?? NaN)), 3)} / ${fmt(median(rounds.map((r) => mainLoad(r).cpu?.databaseMs ?? NaN)), 3)} | ${loopMedian(rounds)} | **${fmt(base, 0)}** | ${fmt(median(rounds.map((r) => r.pgbench.p50Ms)))} | ${fmt(baseP99)} | ${fmt(median(rounds.map((r) => r.pgbench.cpu?.databaseMs ?? NaN)), 3)} | **${fmt(ours / base, 2)}×** | ${fmt(own, 0)} (${fmt(own / base, 2)}×) |`,
       '',
       `Publish is **${fmt(ours / base, 2)}× pgbench** (target ≥ 0.3×, goal 0.5×); its p99 is **${fmt(ourP99 / baseP99, 2)}× pgbench's** (target ≤ 2×).`,
       '',
