@@ -543,16 +543,14 @@ const mainLoad = (r: Round) => r.pools[POOLS[0]!]!;
 const loadLine = (load: Load) =>
   `${fmt(load.perSecond, 0)} req/s p50 ${fmt(load.p50Ms)} p99 ${fmt(load.p99Ms)} ms (errors ${load.errors}; CPU ms per publish: server ${fmt(load.cpu?.serverMs ?? NaN, 3)}, database ${fmt(load.cpu?.databaseMs ?? NaN, 3)}; event loop ${loopCell(load)})`;
 
-/** The server's event loop during the load: % of the time on a CPU / % runnable but waiting for one. */
-const loopCell = (load: Load) => {
-  const loop = load.cpu?.eventLoop;
-  return loop ? `${fmt(loop.running * 100, 0)} % / ${fmt(loop.waiting * 100, 0)} %` : 'n/a';
-};
+/** The server's event loop during a load: % of the time on a CPU / % runnable but waiting for one. */
+const loopText = (loop: Cpu['eventLoop']) => (loop ? `${fmt(loop.running * 100, 0)} % / ${fmt(loop.waiting * 100, 0)} %` : 'n/a');
+
+const loopCell = (load: Load) => loopText(load.cpu?.eventLoop);
 
 const loopMedian = (rounds: Round[]) => {
   const loops = rounds.map((r) => mainLoad(r).cpu?.eventLoop).filter((l) => l !== undefined);
-  if (loops.length === 0) return 'n/a';
-  return `${fmt(median(loops.map((l) => l.running)) * 100, 0)} % / ${fmt(median(loops.map((l) => l.waiting)) * 100, 0)} %`;
+  return loopText(loops.length === 0 ? undefined : { running: median(loops.map((l) => l.running)), waiting: median(loops.map((l) => l.waiting)) });
 };
 
 function report(rounds: Round[], big: BigResult): void {
