@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { POOLED_FROM, type BodyBuffers, type BodyLease } from './body-buffers.js';
 
 /** A request body over the reader's limit; each surface answers it in its own channel (413 page, JSON-RPC). */
 export class BodyTooLarge extends Error {}
@@ -14,11 +15,37 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
  * soon as the bytes read pass it, so an oversized body is never held in memory.
  */
 export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return readInto(req, limit, allocate);
+}
+
+const allocate = (declared: number) => Buffer.allocUnsafe(declared);
+const NOTHING_LENT = () => {};
+const unlent = (bytes: Buffer): BodyLease => ({ bytes, release: NOTHING_LENT });
+
+/**
+ * `readBodyBytes`, with a body of POOLED_FROM bytes or more (by its Content-Length) read into a buffer lent
+ * by `buffers`. The caller releases the lease when nothing reads the bytes any more; a read that fails
+ * gives the buffer back itself.
+ */
+export function readBodyLease(req: IncomingMessage, limit: number, buffers: BodyBuffers): Promise<BodyLease> {
+  const declared = Number(req.headers['content-length']);
+  if (!Number.isInteger(declared) || declared < POOLED_FROM || declared > limit) return readInto(req, limit, allocate).then(unlent);
+  const lease = buffers.lend(declared);
+  return readInto(req, limit, () => lease.bytes).then(
+    (bytes) => ({ bytes, release: lease.release }),
+    (err: unknown) => {
+      lease.release();
+      throw err;
+    },
+  );
+}
+
+function readInto(req: IncomingMessage, limit: number, allocate: (declared: number) => Buffer): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
   // With a declared length the chunks go straight into one buffer, so a large body (a 5 MiB publish) is
   // held once rather than as chunks plus their concatenation.
-  const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
+  const whole = Number.isInteger(declared) && declared > 0 ? allocate(declared) : null;
   const chunks: Buffer[] = [];
   let size = 0;
   let filled = 0;

@@ -259,4 +259,23 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     expect(broken.status).to.equal(400);
     expect(broken.json().error).to.deep.equal({ code: -32700, message: 'Parse error' });
   });
+
+  it('stores every large body as sent when several are in flight and their buffers are lent again (body-buffers.ts)', async () => {
+    // Pages of one size class, each its own bytes: a buffer lent again too early would store one page's bytes under another's path.
+    const page = (n: number) => `<!doctype html><p>page ${n}</p>${`<td>${n} é 東京</td>`.repeat(20_000)}\n`;
+    const publish = (n: number) =>
+      postMcp(server.url, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path: `lent-${n}`, body: page(n) } } }, ada, {
+        host: server.hosts.api,
+      });
+    const answers = [...(await Promise.all([1, 2, 3, 4].map(publish))), await publish(5), await publish(6)];
+    for (const res of answers) {
+      expect(res.status).to.equal(200);
+      expect(res.json().result.isError, res.text).to.equal(undefined);
+    }
+    for (const n of [1, 2, 3, 4, 5, 6]) {
+      const hosted = await request({ url: `${server.url}/lent-${n}`, host: server.hosts.dashboard(adaHandle) });
+      expect(hosted.status).to.equal(200);
+      expect(hosted.text === page(n), `lent-${n}`).to.equal(true);
+    }
+  });
 });

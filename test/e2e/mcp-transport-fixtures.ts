@@ -197,6 +197,7 @@ export async function startMcpTestServer(options: {
   rateLimiter: RateLimiter;
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
+  /** Added to the stubs, in place of a stub of the same name. */
   extraTools?: ToolDefinition[];
   front?: McpFront;
 }): Promise<McpTestServer> {
@@ -207,7 +208,7 @@ export async function startMcpTestServer(options: {
   const mcp = createMcpHandler({
     settings,
     verifier,
-    tools: [...tools, ...(options.extraTools ?? [])],
+    tools: [...tools.filter((tool) => !options.extraTools?.some((extra) => extra.name === tool.name)), ...(options.extraTools ?? [])],
     resources: stubResources,
     rateLimiter: options.rateLimiter,
     logger,

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { postMcp, request } from '../support/http.js';
 import { MCP_FRONTS, startMcpTestServer, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
+import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
+import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
 
 const clock = { now: () => new Date() };
 
@@ -500,6 +502,56 @@ describe('MCP endpoint settings', () => {
       expect(res.json().error.message).to.match(/^413 payload too large: /);
       const small = await postMcp(server.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, TOKENS.alice);
       expect(small.status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('MCP endpoint: large bodies in lent buffers (body-buffers.ts)', () => {
+  it("keeps a publish body's bytes its own until the call has answered, then lends its buffer to the next request", async () => {
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let firstWaiting!: () => void;
+    const waiting = new Promise<void>((resolve) => (firstWaiting = resolve));
+    const seen: Record<string, { memory: ArrayBufferLike; intact: boolean }> = {};
+    // Stands in for publish_dashboard: parse-message.ts hands its body over as a view of the request's bytes.
+    const publish: ToolDefinition = {
+      name: 'publish_dashboard',
+      title: 'Publish',
+      description: 'Checks its body is still what was sent once it is done waiting.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' }, body: { type: 'string' } }, required: ['path', 'body'] },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      async call(_principal, args) {
+        const path = args.path as string;
+        const body = args.body as Utf8Body;
+        expect(body).to.be.instanceOf(Utf8Body);
+        if (path === 'a') {
+          firstWaiting();
+          await gate;
+        }
+        const fill = path.charCodeAt(0);
+        seen[path] = { memory: body.bytes.buffer, intact: body.bytes.every((byte) => byte === fill) };
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    };
+    const server = await startMcpTestServer({ rateLimiter: new MemoryRateLimiter(clock), extraTools: [publish] });
+    try {
+      const post = (path: string) =>
+        postMcp(server.url, { jsonrpc: '2.0', id: path, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path, body: path.repeat(200_000) } } }, TOKENS.alice);
+      const first = post('a');
+      await waiting;
+      // While the first call waits, a second large request must get a buffer of its own.
+      expect((await post('b')).status).to.equal(200);
+      openGate();
+      expect((await first).status).to.equal(200);
+      expect(seen.a!.intact).to.equal(true);
+      expect(seen.b!.intact).to.equal(true);
+      expect(seen.b!.memory).to.not.equal(seen.a!.memory);
+      // Both answered: the next large request reads into one of their buffers.
+      expect((await post('c')).status).to.equal(200);
+      expect(seen.c!.intact).to.equal(true);
+      expect([seen.a!.memory, seen.b!.memory]).to.include(seen.c!.memory);
     } finally {
       await server.close();
     }

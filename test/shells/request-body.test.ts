@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { BodyTooLarge, readBody } from '../../shells/koa/request-body.js';
+import { BodyTooLarge, readBody, readBodyLease } from '../../shells/koa/request-body.js';
+import { BodyBuffers, POOLED_FROM } from '../../shells/koa/body-buffers.js';
 
 /** A request whose body arrives in `chunks`, with Content-Length when `declared`. */
 function request(chunks: Buffer[], declared: boolean): IncomingMessage {
@@ -77,5 +78,50 @@ describe('readBody', () => {
     const error = await pending;
     expect(error).to.be.instanceOf(Error);
     expect(error).not.to.be.instanceOf(BodyTooLarge);
+  });
+});
+
+describe('readBodyLease', () => {
+  const large = (fill: string) => Buffer.alloc(POOLED_FROM + 1000, fill);
+
+  it('reads a large declared body into a lent buffer, and the next one into the same buffer once released', async () => {
+    const buffers = new BodyBuffers();
+    const first = await readBodyLease(request(cut(large('a'), 65_531), true), 32 * 1024 * 1024, buffers);
+    expect(first.bytes.equals(large('a'))).to.equal(true);
+    const memory = first.bytes.buffer;
+    first.release();
+    const second = await readBodyLease(request(cut(large('b'), 10_000), true), 32 * 1024 * 1024, buffers);
+    expect(second.bytes.buffer).to.equal(memory);
+    expect(second.bytes.equals(large('b'))).to.equal(true);
+  });
+
+  it('lends nothing for a small body or one without Content-Length', async () => {
+    const buffers = new BodyBuffers();
+    for (const [bytes, declared] of [[Buffer.from('{"jsonrpc":"2.0"}'), true], [large('c'), false]] as const) {
+      const read = await readBodyLease(request(cut(bytes, 65_531), declared), 32 * 1024 * 1024, buffers);
+      expect(read.bytes.equals(bytes)).to.equal(true);
+      read.release();
+      expect(buffers.idleBytes).to.equal(0);
+    }
+  });
+
+  it('gives the buffer back when the read fails', async () => {
+    const buffers = new BodyBuffers();
+    const stream = new Readable({ read() {} }) as unknown as IncomingMessage;
+    stream.headers = { 'content-length': String(POOLED_FROM * 2) };
+    (stream as unknown as Readable).push(Buffer.alloc(10, 'x'));
+    const pending = readBodyLease(stream, 32 * 1024 * 1024, buffers).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    (stream as unknown as Readable).destroy();
+    expect(await pending).to.be.instanceOf(Error);
+    expect(buffers.idleBytes).to.equal(POOLED_FROM * 2);
+    const tooLarge = await readBodyLease(request([large('d')], true), POOLED_FROM, buffers).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(tooLarge).to.be.instanceOf(BodyTooLarge);
+    expect(buffers.idleBytes).to.equal(POOLED_FROM * 2);
   });
 });

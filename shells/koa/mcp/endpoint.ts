@@ -19,7 +19,8 @@ import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.
 import type { ResourceSource } from './resources.js';
 import { SerializedToolResult, ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
-import { BodyTooLarge, readBodyBytes } from '../request-body.js';
+import { BodyTooLarge, readBodyLease } from '../request-body.js';
+import { BodyBuffers, type BodyLease } from '../body-buffers.js';
 import { parseMessage } from './parse-message.js';
 
 /** pino's calling convention, so a pino logger can be passed as is. */
@@ -84,6 +85,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const { settings, verifier, logger } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyBuffers = new BodyBuffers();
   const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
   const counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
   const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
@@ -162,27 +164,46 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
     }
   }
 
-  /** The request after its caller is known: body, JSON-RPC, reply. */
+  /**
+   * The request after its caller is known: body, JSON-RPC, reply. A large body is read into a buffer lent
+   * for this request (body-buffers.ts), given back once everything the message started has settled: a
+   * publish's bytes are a view of it until the database has them.
+   */
   async function respond(req: IncomingMessage, principal: Principal): Promise<McpAnswer> {
-    let body: unknown;
+    let lease: BodyLease;
     try {
-      // No name holds the request's bytes: the parsed message is all that is needed from here on (a large
-      // publish body's bytes are a view of them, parse-message.ts).
-      body = parseMessage(await readBodyBytes(req, maxBodyBytes));
+      lease = await readBodyLease(req, maxBodyBytes, bodyBuffers);
     } catch (err) {
       if (err instanceof BodyTooLarge) {
         return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`), [['connection', 'close']]);
       }
+      throw err;
+    }
+    const answered = answerMessage(principal, lease.bytes);
+    // Given back when the answer settles either way; this promise is not the one returned, so it rejects nowhere.
+    void answered.then(lease.release, lease.release);
+    return answered;
+  }
+
+  async function answerMessage(principal: Principal, bytes: Buffer): Promise<McpAnswer> {
+    let body: unknown;
+    try {
+      body = parseMessage(bytes);
+    } catch (err) {
       if (err instanceof SyntaxError) return json(400, errorResponse(null, PARSE_ERROR, 'Parse error'));
       throw err;
     }
 
     if (Array.isArray(body)) {
       if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
-      // Members run concurrently; the reply keeps the request order and leaves notifications out.
-      const replies = (await Promise.all(body.map((member) => answer(principal, classify(member))))).filter(
-        (reply): reply is Reply => reply !== null,
-      );
+      // Members run concurrently; the reply keeps the request order and leaves notifications out. Every
+      // member settles before the first failure is passed on: the body's buffer is lent until then.
+      const settled = await Promise.allSettled(body.map((member) => answer(principal, classify(member))));
+      const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+      const replies = settled
+        .map((outcome) => (outcome as PromiseFulfilledResult<Reply | null>).value)
+        .filter((reply): reply is Reply => reply !== null);
       if (replies.length === 0) return { status: 204, headers: [], body: null };
       const parts: Buffer[] = [];
       for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...pieces(reply));
