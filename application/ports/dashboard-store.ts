@@ -59,7 +59,11 @@ export interface ListedDashboard {
   current: VersionRecord | null;
 }
 
-/** File bytes a publish stores, by content. */
+/**
+ * File bytes a publish stores, by content. The bytes are the caller's only until `publish` settles (a large
+ * upload's are a view of a request buffer the MCP endpoint lends again after): a store that keeps them
+ * beyond that copies them, as the in-memory one does.
+ */
 export interface StoredFile {
   sha256: string;
   bytes: Uint8Array;

@@ -304,8 +304,8 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       const entry = (text: string) => ({ sha256: sha(bytesOf(text)), size: bytesOf(text).byteLength, contentType: 'text/html; charset=utf-8' });
 
       /** Adds one file to the slug's current manifest, as a body publish does. */
-      function addFile(owner: OwnerRef, slug: string, filename: string, text: string, seen: PublishState[] = []) {
-        return store.publish(owner, slug, [{ sha256: sha(bytesOf(text)), bytes: bytesOf(text) }], (state) => {
+      function addFile(owner: OwnerRef, slug: string, filename: string, text: string, seen: PublishState[] = [], bytes = bytesOf(text)) {
+        return store.publish(owner, slug, [{ sha256: sha(bytes), bytes }], (state) => {
           seen.push(state);
           const now = new Date();
           const base = state.dashboard ?? dashboard(owner, slug, { createdAt: now });
@@ -341,6 +341,14 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
         expect(versions.map((v) => [v.id, v.seq])).to.deep.equal([[second, 2], [first, 1]]);
         expect(Object.keys(versions[0].files).sort()).to.deep.equal(['data.json', 'index.html']);
         expect((await store.findDashboard(owner, 'page'))!.currentVersionId).to.equal(second);
+        expect(Buffer.from((await store.getFile(sha(bytesOf(text))))!).toString()).to.equal(text);
+      });
+
+      it("keeps nothing of the caller's bytes once it settles (a large upload's buffer is lent to another request after)", async () => {
+        const text = `<p>${randomUUID()}</p>`;
+        const bytes = bytesOf(text);
+        await addFile(user(), 'lent', 'index.html', text, [], bytes);
+        bytes.fill(0);
         expect(Buffer.from((await store.getFile(sha(bytesOf(text))))!).toString()).to.equal(text);
       });
 
