@@ -12,32 +12,27 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 /**
  * The raw request body, refusing more than `limit` bytes: at once when Content-Length says so, otherwise as
- * soon as the bytes read pass it, so an oversized body is never held in memory.
+ * soon as the bytes read pass it, so an oversized body is never held in memory. `into`: a buffer lent for
+ * this body (`lendBodyBuffer`), read into instead of a new one, and given back if the read fails.
  */
-export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return readInto(req, limit, allocate);
+export function readBodyBytes(req: IncomingMessage, limit: number, into: BodyLease | null = null): Promise<Buffer> {
+  if (into === null) return readInto(req, limit, allocate);
+  return readInto(req, limit, () => into.bytes).catch((err: unknown) => {
+    into.release();
+    throw err;
+  });
 }
 
 const allocate = (declared: number) => Buffer.allocUnsafe(declared);
-const NOTHING_LENT = () => {};
-const unlent = (bytes: Buffer): BodyLease => ({ bytes, release: NOTHING_LENT });
 
 /**
- * `readBodyBytes`, with a body of POOLED_FROM bytes or more (by its Content-Length) read into a buffer lent
- * by `buffers`. The caller releases the lease when nothing reads the bytes any more; a read that fails
- * gives the buffer back itself.
+ * A buffer from `buffers` for a body of POOLED_FROM bytes or more (by its Content-Length, within `limit`);
+ * null for a smaller body, or one of unknown length, which `readBodyBytes` allocates as before. The caller
+ * releases it when nothing reads the bytes any more.
  */
-export function readBodyLease(req: IncomingMessage, limit: number, buffers: BodyBuffers): Promise<BodyLease> {
+export function lendBodyBuffer(req: IncomingMessage, limit: number, buffers: BodyBuffers): BodyLease | null {
   const declared = Number(req.headers['content-length']);
-  if (!Number.isInteger(declared) || declared < POOLED_FROM || declared > limit) return readInto(req, limit, allocate).then(unlent);
-  const lease = buffers.lend(declared);
-  return readInto(req, limit, () => lease.bytes).then(
-    (bytes) => ({ bytes, release: lease.release }),
-    (err: unknown) => {
-      lease.release();
-      throw err;
-    },
-  );
+  return Number.isInteger(declared) && declared >= POOLED_FROM && declared <= limit ? buffers.lend(declared) : null;
 }
 
 function readInto(req: IncomingMessage, limit: number, allocate: (declared: number) => Buffer): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { BodyTooLarge, readBody, readBodyLease } from '../../shells/koa/request-body.js';
+import { BodyTooLarge, lendBodyBuffer, readBody, readBodyBytes } from '../../shells/koa/request-body.js';
 import { BodyBuffers, POOLED_FROM } from '../../shells/koa/body-buffers.js';
 
 /** A request whose body arrives in `chunks`, with Content-Length when `declared`. */
@@ -81,28 +81,29 @@ describe('readBody', () => {
   });
 });
 
-describe('readBodyLease', () => {
+describe('readBodyBytes into a lent buffer', () => {
   const large = (fill: string) => Buffer.alloc(POOLED_FROM + 1000, fill);
+  const LIMIT = 32 * 1024 * 1024;
 
   it('reads a large declared body into a lent buffer, and the next one into the same buffer once released', async () => {
     const buffers = new BodyBuffers();
-    const first = await readBodyLease(request(cut(large('a'), 65_531), true), 32 * 1024 * 1024, buffers);
-    expect(first.bytes.equals(large('a'))).to.equal(true);
-    const memory = first.bytes.buffer;
+    const firstRequest = request(cut(large('a'), 65_531), true);
+    const first = lendBodyBuffer(firstRequest, LIMIT, buffers)!;
+    const read = await readBodyBytes(firstRequest, LIMIT, first);
+    expect(read.equals(large('a'))).to.equal(true);
+    expect(read.buffer).to.equal(first.bytes.buffer);
     first.release();
-    const second = await readBodyLease(request(cut(large('b'), 10_000), true), 32 * 1024 * 1024, buffers);
-    expect(second.bytes.buffer).to.equal(memory);
-    expect(second.bytes.equals(large('b'))).to.equal(true);
+    const secondRequest = request(cut(large('b'), 10_000), true);
+    const second = lendBodyBuffer(secondRequest, LIMIT, buffers)!;
+    expect(second.bytes.buffer).to.equal(first.bytes.buffer);
+    expect((await readBodyBytes(secondRequest, LIMIT, second)).equals(large('b'))).to.equal(true);
   });
 
-  it('lends nothing for a small body or one without Content-Length', async () => {
+  it('lends nothing for a small body, one without Content-Length, or one over the limit', () => {
     const buffers = new BodyBuffers();
-    for (const [bytes, declared] of [[Buffer.from('{"jsonrpc":"2.0"}'), true], [large('c'), false]] as const) {
-      const read = await readBodyLease(request(cut(bytes, 65_531), declared), 32 * 1024 * 1024, buffers);
-      expect(read.bytes.equals(bytes)).to.equal(true);
-      read.release();
-      expect(buffers.idleBytes).to.equal(0);
-    }
+    expect(lendBodyBuffer(request([Buffer.from('{"jsonrpc":"2.0"}')], true), LIMIT, buffers)).to.equal(null);
+    expect(lendBodyBuffer(request([large('c')], false), LIMIT, buffers)).to.equal(null);
+    expect(lendBodyBuffer(request([large('c')], true), POOLED_FROM, buffers)).to.equal(null);
   });
 
   it('gives the buffer back when the read fails', async () => {
@@ -110,18 +111,13 @@ describe('readBodyLease', () => {
     const stream = new Readable({ read() {} }) as unknown as IncomingMessage;
     stream.headers = { 'content-length': String(POOLED_FROM * 2) };
     (stream as unknown as Readable).push(Buffer.alloc(10, 'x'));
-    const pending = readBodyLease(stream, 32 * 1024 * 1024, buffers).then(
+    const lease = lendBodyBuffer(stream, LIMIT, buffers);
+    const pending = readBodyBytes(stream, LIMIT, lease).then(
       () => null,
       (e: unknown) => e,
     );
     (stream as unknown as Readable).destroy();
     expect(await pending).to.be.instanceOf(Error);
-    expect(buffers.idleBytes).to.equal(POOLED_FROM * 2);
-    const tooLarge = await readBodyLease(request([large('d')], true), POOLED_FROM, buffers).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(tooLarge).to.be.instanceOf(BodyTooLarge);
     expect(buffers.idleBytes).to.equal(POOLED_FROM * 2);
   });
 });

@@ -19,8 +19,8 @@ import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.
 import type { ResourceSource } from './resources.js';
 import { SerializedToolResult, ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
-import { BodyTooLarge, readBodyLease } from '../request-body.js';
-import { BodyBuffers, type BodyLease } from '../body-buffers.js';
+import { BodyTooLarge, lendBodyBuffer, readBodyBytes } from '../request-body.js';
+import { BodyBuffers } from '../body-buffers.js';
 import { parseMessage } from './parse-message.js';
 
 /** pino's calling convention, so a pino logger can be passed as is. */
@@ -170,18 +170,19 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
    * publish's bytes are a view of it until the database has them.
    */
   async function respond(req: IncomingMessage, principal: Principal): Promise<McpAnswer> {
-    let lease: BodyLease;
+    const lease = lendBodyBuffer(req, maxBodyBytes, bodyBuffers);
+    let bytes: Buffer;
     try {
-      lease = await readBodyLease(req, maxBodyBytes, bodyBuffers);
+      bytes = await readBodyBytes(req, maxBodyBytes, lease);
     } catch (err) {
       if (err instanceof BodyTooLarge) {
         return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`), [['connection', 'close']]);
       }
       throw err;
     }
-    const answered = answerMessage(principal, lease.bytes);
+    const answered = answerMessage(principal, bytes);
     // Given back when the answer settles either way; this promise is not the one returned, so it rejects nowhere.
-    void answered.then(lease.release, lease.release);
+    if (lease) void answered.then(lease.release, lease.release);
     return answered;
   }
 
