@@ -16,14 +16,14 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
  * this body (`lendBodyBuffer`), read into instead of a new one, and given back if the read fails.
  */
 export function readBodyBytes(req: IncomingMessage, limit: number, into: BodyLease | null = null): Promise<Buffer> {
-  if (into === null) return readInto(req, limit, allocate);
+  if (into === null) return readInto(req, limit, allocateNew);
   return readInto(req, limit, () => into.bytes).catch((err: unknown) => {
     into.release();
     throw err;
   });
 }
 
-const allocate = (declared: number) => Buffer.allocUnsafe(declared);
+const allocateNew = (declared: number) => Buffer.allocUnsafe(declared);
 
 /**
  * A buffer from `buffers` for a body of POOLED_FROM bytes or more (by its Content-Length, within `limit`);
