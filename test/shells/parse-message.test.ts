@@ -63,8 +63,8 @@ describe('parseMessage: a large publish body decoded in place', () => {
     }
   }
 
-  it('gives the same bytes wherever the escapes fall against the four-byte steps', () => {
-    for (let shift = 0; shift < 8; shift++) {
+  it('gives the same bytes wherever the escapes fall against the eight-byte steps', () => {
+    for (let shift = 0; shift < 16; shift++) {
       expectSame(publishCall(`"${'y'.repeat(shift)}${'<td>\\n\\u00e9\\"x\\"</td>'.repeat(5000)}${filler}"`), true);
     }
   });
@@ -99,6 +99,15 @@ describe('parseMessage: a large publish body decoded in place', () => {
     // Broken elsewhere than in the body.
     const { ours, theirs } = both(publishCall(`"${filler}"`).replace('"jsonrpc"', 'jsonrpc'));
     expect([ours, theirs]).to.deep.equal(['SyntaxError', 'SyntaxError']);
+  });
+
+  it('refuses a raw control character wherever it falls against the eight-byte steps, before and after an escape', () => {
+    for (let shift = 0; shift < 16; shift++) {
+      for (const [before, after] of [[filler, ''], [`${filler}\\n`, filler], [`\\"${filler}`, '']]) {
+        const { ours, theirs } = both(publishCall(`"${before}${'z'.repeat(shift)}\u0007${'z'.repeat(20)}${after}"`));
+        expect([ours, theirs], `shift ${shift}`).to.deep.equal(['SyntaxError', 'SyntaxError']);
+      }
+    }
   });
 
   it('refuses a lone surrogate in a body that is broken further on', () => {
