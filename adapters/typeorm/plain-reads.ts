@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
+import { endsInLargeBuffer, LargeValueQuery } from './large-value-query.js';
 
 type Row = Record<string, unknown>;
 
@@ -10,7 +11,8 @@ type Row = Record<string, unknown>;
  * `pg` parses it once per connection and PostgreSQL keeps its plan, so a call costs a Bind/Execute
  * instead of Parse, plan and a TypeORM query runner. Rows come back through the same `pg` type parsers
  * as through `DataSource.query`, and errors are `pg`'s own (what `isDatabaseUnavailable` looks at).
- * Not prepared: `DataSource.query`, as before.
+ * A statement ending in a large Buffer sends it without a copy (LargeValueQuery). Not prepared:
+ * `DataSource.query`, as before.
  */
 export class PlainReads {
   private readonly names = new Map<string, string>();
@@ -25,7 +27,12 @@ export class PlainReads {
 
   async rows(text: string, values: unknown[]): Promise<Row[]> {
     if (!this.pool) return this.dataSource.query<Row[]>(text, values);
-    return (await this.pool.query<Row>({ name: this.nameOf(text), text, values })).rows;
+    const config = { name: this.nameOf(text), text, values };
+    if (!endsInLargeBuffer(values)) return (await this.pool.query<Row>(config)).rows;
+    // pg-pool answers a query object as it answers a config, with a promise of the result once its own
+    // callback has given the client back (@types/pg types it as returning the query object).
+    const answer = this.pool.query(new LargeValueQuery(config)) as unknown as Promise<QueryResult<Row>>;
+    return (await answer).rows;
   }
 
   /** A handful of texts exist (the list's filters and the publish read), so the map stays small. */
