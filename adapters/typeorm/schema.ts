@@ -37,6 +37,7 @@ import { FileCompression1700000015000 } from './migrations/1700000015000-file-co
 import { DashboardListingVersions1700000015100 } from './migrations/1700000015100-dashboard-listing-versions.js';
 import { PublishWrites1700000015200 } from './migrations/1700000015200-publish-writes.js';
 import { FilesSortedBeforeBytes1700000015300 } from './migrations/1700000015300-files-sorted-before-bytes.js';
+import { TagsInsertedPerRow1700000015400 } from './migrations/1700000015400-tags-inserted-per-row.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -79,4 +80,5 @@ export const MIGRATIONS: Function[] = [
   DashboardListingVersions1700000015100,
   PublishWrites1700000015200,
   FilesSortedBeforeBytes1700000015300,
+  TagsInsertedPerRow1700000015400,
 ];
