@@ -38,6 +38,7 @@ import { DashboardListingVersions1700000015100 } from './migrations/170000001510
 import { PublishWrites1700000015200 } from './migrations/1700000015200-publish-writes.js';
 import { FilesSortedBeforeBytes1700000015300 } from './migrations/1700000015300-files-sorted-before-bytes.js';
 import { TagsInsertedPerRow1700000015400 } from './migrations/1700000015400-tags-inserted-per-row.js';
+import { PublishGenericPlans1700000015500 } from './migrations/1700000015500-publish-generic-plans.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -81,4 +82,5 @@ export const MIGRATIONS: Function[] = [
   PublishWrites1700000015200,
   FilesSortedBeforeBytes1700000015300,
   TagsInsertedPerRow1700000015400,
+  PublishGenericPlans1700000015500,
 ];

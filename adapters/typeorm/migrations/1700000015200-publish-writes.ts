@@ -32,7 +32,8 @@ export class PublishWrites1700000015200 implements MigrationInterface {
 
 // Exported for migration 1700000015300, which writes this function again with one step changed and whose
 // `down` is this migration's `up`. What these build is history: a change to their output changes two
-// migrations that have already run; extend them with a parameter (as `sortBytes`) instead.
+// migrations that have already run; extend them with a parameter (as `sortBytes`) instead. Migration
+// 1700000015500 sets the function's plan_cache_mode: a migration that creates it again must set it again.
 
 /** The input parameters' types, which name the function for DROP (OUT parameters do not). */
 export const SIGNATURE = `(text, text, text, xid, uuid, text, text[], text, text, text, uuid, timestamptz, timestamptz,
