@@ -48,9 +48,10 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
 
 /**
  * A publish's read of its slug: the dashboard with its row version (xmin) and current version, and any
- * alias with the slug it redirects to; always one row, which the statements below hand back as one json
- * column (`state`). `ownerId`, `kind` and `slug` are the placeholders to read them from, so the write
- * below can end in the same read.
+ * alias with the slug it redirects to; always one row, which the read below hands back as one json column
+ * (`state`). `dashpub_publish` answers a miss with the same select, written out in migration
+ * 1700000015600 (PublishAnswersItsMiss): a change to these columns needs a migration that writes it again.
+ * `ownerId`, `kind` and `slug` are the placeholders to read them from.
  */
 function publishStateSelect(ownerId: string, kind: string, slug: string): string {
   return `SELECT ${DASHBOARD_COLUMNS}, d.xmin::text AS row_version, ${VERSION_COLUMNS},
@@ -73,24 +74,21 @@ export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[
 }
 
 /**
- * The write: `dashpub_publish` (migrations DashboardHotPaths, PublishWrites, FilesSortedBeforeBytes) with the files as hashes,
- * sizes and one blob, so a single body goes out as it is, in binary; one row per hash. It answers the new
- * version's number and the row's new version (`seq`, `written_version`), or, when the slug was not as the
- * caller expected, NULLs and the slug as this statement sees it (`state`, as the read gives it), so the next attempt
- * needs no read of its own. That view is the statement's snapshot, taken before the function waited for
- * the lock: a publish committed meanwhile makes the next attempt miss once more, never write wrongly.
+ * The write: `dashpub_publish` (migrations DashboardHotPaths, PublishWrites, FilesSortedBeforeBytes,
+ * PublishAnswersItsMiss) with the files as hashes, sizes and one blob, so a single body goes out as it is, in
+ * binary; one row per hash. It answers the new version's number and the row's new version (`seq`,
+ * `written_version`), or, when the slug was not as the caller expected, NULLs and the slug as the function
+ * found it under the owner's lock (`state`, what `publishReadSql` answers), so the next attempt needs no
+ * read of its own.
  */
 export function publishWriteSql(owner: OwnerRef, slug: string, rowVersion: string | null, write: PublishWrite, files: StoredFile[], snapshotsKept: number): [string, unknown[]] {
   const unique = [...new Map(files.map((f) => [f.sha256, f])).values()];
   const buffers = unique.map((f) => Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength));
   const { dashboard: d, version: v } = write;
   return [
-    `WITH w AS MATERIALIZED (
-       SELECT new_seq, new_row_version FROM dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12,
-         $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19, $20::text[], $21::integer[], $22::bytea))
-     SELECT w.new_seq AS seq, w.new_row_version AS written_version,
-       CASE WHEN w.new_seq IS NULL THEN (SELECT to_json(s) FROM (${publishStateSelect('$2::uuid', '$1', '$3')}) AS s) END AS state
-     FROM w`,
+    `SELECT new_seq AS seq, new_row_version AS written_version, state
+     FROM dashpub_publish($1, $2, $3, $4::xid, $5, $6, $7::text[], $8, $9, $10, $11, $12,
+       $13, $14, $15, $16, $17::jsonb, $18::jsonb, $19, $20::text[], $21::integer[], $22::bytea)`,
     [
       owner.kind,
       owner.id,

@@ -39,6 +39,7 @@ import { PublishWrites1700000015200 } from './migrations/1700000015200-publish-w
 import { FilesSortedBeforeBytes1700000015300 } from './migrations/1700000015300-files-sorted-before-bytes.js';
 import { TagsInsertedPerRow1700000015400 } from './migrations/1700000015400-tags-inserted-per-row.js';
 import { PublishGenericPlans1700000015500 } from './migrations/1700000015500-publish-generic-plans.js';
+import { PublishAnswersItsMiss1700000015600 } from './migrations/1700000015600-publish-answers-its-miss.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -83,4 +84,5 @@ export const MIGRATIONS: Function[] = [
   FilesSortedBeforeBytes1700000015300,
   TagsInsertedPerRow1700000015400,
   PublishGenericPlans1700000015500,
+  PublishAnswersItsMiss1700000015600,
 ];

@@ -63,12 +63,16 @@ const STORE_FILES_TOUCHING_EVERY_TIME = `        -- Touching stored_at keeps the
 `;
 
 
-/** The function before this migration and after it: the file step and how it answers. */
+/**
+ * The function before this migration and after it: the file step and how it answers. `missed` comes before
+ * each return that writes nothing (empty in both; migration 1700000015600 answers the slug's state there).
+ */
 export const VARIANTS = {
   before: {
     fileStep: STORE_FILES_TOUCHING_EVERY_TIME,
     outputs: '',
     returns: ' RETURNS integer',
+    missed: '',
     nothing: ' NULL',
     rowVersion: '',
     prune: (sql: string) => sql,
@@ -78,6 +82,7 @@ export const VARIANTS = {
     fileStep: storeFiles(true),
     outputs: ',\n        OUT new_seq integer, OUT new_row_version text',
     returns: '',
+    missed: '',
     nothing: '',
     rowVersion: '\n          RETURNING xmin::text INTO new_row_version',
     // A dashboard with no more versions than are kept has none to prune: its first publishes skip the scan.
@@ -104,11 +109,11 @@ export const publishFunction = (variant: keyof typeof VARIANTS | PublishVariant)
         -- The same lock, on the same key, as every other change to this owner's dashboards.
         PERFORM pg_advisory_xact_lock(hashtextextended(p_owner_id, 0));
         IF EXISTS (SELECT 1 FROM dashboard_aliases WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
-          RETURN${v.nothing};
+          ${v.missed}RETURN${v.nothing};
         END IF;
         IF p_expected IS NULL THEN
           IF EXISTS (SELECT 1 FROM dashboards WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
-            RETURN${v.nothing};
+            ${v.missed}RETURN${v.nothing};
           END IF;
           INSERT INTO dashboards (id, owner_kind, owner_id, slug, name, tags, chart, visibility, connection,
                                   current_version_id, created_by, created_at, updated_at)
@@ -122,7 +127,7 @@ export const publishFunction = (variant: keyof typeof VARIANTS | PublishVariant)
           WHERE id = p_dashboard_id AND owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug
             AND xmin = p_expected${v.rowVersion};
           IF NOT FOUND THEN
-            RETURN${v.nothing};
+            ${v.missed}RETURN${v.nothing};
           END IF;
           SELECT coalesce(max(seq), 0) + 1 INTO next_seq FROM dashboard_versions WHERE dashboard_id = p_dashboard_id;
         END IF;
