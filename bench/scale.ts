@@ -20,7 +20,7 @@ import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-sto
 import type { ListQuery } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { createTestDatabase } from '../test/support/database.js';
-import { fmt, machineLine, median, option, percentile, writeSection } from './support.js';
+import { fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
 
 const SMALL = 1_000;
 const LARGE = Number(option('large', '1000000'));
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       '```',
       '',
     ];
-    writeSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Scale', `${lines.join('\n')}\n`);
+    prependToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Scale', `${lines.join('\n')}\n`);
   } finally {
     await dataSource?.destroy();
     await database.drop();

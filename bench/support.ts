@@ -96,6 +96,19 @@ export function writeSection(file: string, heading: string, section: string): vo
   writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
 }
 
+/**
+ * Puts `section` (which starts with `heading`) at the top of that section and keeps what was there below it
+ * under "Earlier runs.": for a bench whose newest run leads its section (bench/scale.ts).
+ */
+export function prependToSection(file: string, heading: string, section: string): void {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = current.indexOf(`${heading}\n`);
+  if (start < 0) return writeSection(file, heading, section);
+  const after = current.indexOf('\n## ', start + heading.length);
+  const earlier = current.slice(start + heading.length + 1, after < 0 ? current.length : after + 1).trim();
+  writeSection(file, heading, `${section.trimEnd()}\n\nEarlier runs.\n\n${earlier}\n`);
+}
+
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
 /** Appends `text` at the end of one `## heading` section (created with `intro` if missing), keeping earlier runs. */
