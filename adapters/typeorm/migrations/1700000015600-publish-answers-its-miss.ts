@@ -12,8 +12,8 @@ import { publishFunction, SIGNATURE, storeFiles, VARIANTS, type PublishVariant }
  *
  * The read is `publishStateSelect` of adapters/typeorm/dashboard-sql.ts as it stands at this migration,
  * written out here because a migration's text must not follow later code: a change to those columns needs a
- * migration that writes the function again. `test/adapters/round-trips.test.ts` and the store contract
- * check that a miss answers what the read answers. Generic plans, as migration 1700000015500 set them.
+ * migration that writes the function again. `test/adapters/publish-miss.test.ts` checks that a miss answers
+ * what the read answers. Generic plans, as migration 1700000015500 set them.
  */
 const STATE = `state := (SELECT to_json(s) FROM (
           SELECT d.id, d.owner_kind, d.owner_id, d.slug, d.name, d.tags, d.chart, d.visibility, d.connection,
