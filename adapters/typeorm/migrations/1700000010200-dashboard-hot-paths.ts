@@ -11,6 +11,23 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   and the prune. Being a function, each statement after the lock reads what the previous lock holder
  *   committed (one statement would keep the snapshot it took before waiting for the lock).
  */
+/**
+ * The statement trigger that fills `dashboard_tags` for new dashboards, as this migration creates it
+ * (exported for migration 1700000015400, whose `down` puts it back; history: extend, do not change).
+ */
+export const TAGS_INSERTED_PER_STATEMENT = {
+  fn: `
+      CREATE FUNCTION dashpub_tags_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO dashboard_tags (owner_id, tag, slug, dashboard_id)
+        SELECT DISTINCT a.owner_id, t.tag, a.slug, a.id FROM added a CROSS JOIN LATERAL unnest(a.tags) AS t (tag);
+        RETURN NULL;
+      END $$`,
+  trigger: `
+      CREATE TRIGGER dashboards_tags_inserted AFTER INSERT ON dashboards
+      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashpub_tags_inserted()`,
+};
+
 export class DashboardHotPaths1700000010200 implements MigrationInterface {
   name = 'DashboardHotPaths1700000010200';
 
@@ -28,16 +45,8 @@ export class DashboardHotPaths1700000010200 implements MigrationInterface {
       INSERT INTO dashboard_tags (owner_id, tag, slug, dashboard_id)
       SELECT DISTINCT d.owner_id, t.tag, d.slug, d.id FROM dashboards d CROSS JOIN LATERAL unnest(d.tags) AS t (tag)`);
     // Inserts are handled per statement, so a bulk insert fills the table in one pass.
-    await queryRunner.query(`
-      CREATE FUNCTION dashpub_tags_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO dashboard_tags (owner_id, tag, slug, dashboard_id)
-        SELECT DISTINCT a.owner_id, t.tag, a.slug, a.id FROM added a CROSS JOIN LATERAL unnest(a.tags) AS t (tag);
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER dashboards_tags_inserted AFTER INSERT ON dashboards
-      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashpub_tags_inserted()`);
+    await queryRunner.query(TAGS_INSERTED_PER_STATEMENT.fn);
+    await queryRunner.query(TAGS_INSERTED_PER_STATEMENT.trigger);
     await queryRunner.query(`
       CREATE FUNCTION dashpub_tags_updated() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { TAGS_INSERTED_PER_STATEMENT } from './1700000010200-dashboard-hot-paths.js';
 
 /**
  * `dashboard_tags` is filled for a new dashboard by a row trigger that fires only when the row has tags,
@@ -9,36 +10,35 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * less of the machine per call, and to a tagged one no more (docs/benchmarks.md, "Morning of 2026-11-26").
  * What the statement trigger was for, one pass for a bulk insert, only the benchmarks' bulk loads used.
  */
-export class TagsInsertedPerRow1700000015400 implements MigrationInterface {
-  name = 'TagsInsertedPerRow1700000015400';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TRIGGER dashboards_tags_inserted ON dashboards`);
-    await queryRunner.query(`DROP FUNCTION dashpub_tags_inserted()`);
-    await queryRunner.query(`
+const TAGS_INSERTED_PER_ROW = {
+  fn: `
       CREATE FUNCTION dashpub_tags_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO dashboard_tags (owner_id, tag, slug, dashboard_id)
         SELECT DISTINCT NEW.owner_id, t.tag, NEW.slug, NEW.id FROM unnest(NEW.tags) AS t (tag);
         RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
+      END $$`,
+  trigger: `
       CREATE TRIGGER dashboards_tags_inserted AFTER INSERT ON dashboards FOR EACH ROW
-      WHEN (cardinality(NEW.tags) > 0) EXECUTE FUNCTION dashpub_tags_inserted()`);
+      WHEN (cardinality(NEW.tags) > 0) EXECUTE FUNCTION dashpub_tags_inserted()`,
+};
+
+/** The trigger and its function replaced by `next` (both keep their names). */
+async function replaceTrigger(queryRunner: QueryRunner, next: { fn: string; trigger: string }): Promise<void> {
+  await queryRunner.query(`DROP TRIGGER dashboards_tags_inserted ON dashboards`);
+  await queryRunner.query(`DROP FUNCTION dashpub_tags_inserted()`);
+  await queryRunner.query(next.fn);
+  await queryRunner.query(next.trigger);
+}
+
+export class TagsInsertedPerRow1700000015400 implements MigrationInterface {
+  name = 'TagsInsertedPerRow1700000015400';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await replaceTrigger(queryRunner, TAGS_INSERTED_PER_ROW);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TRIGGER dashboards_tags_inserted ON dashboards`);
-    await queryRunner.query(`DROP FUNCTION dashpub_tags_inserted()`);
-    await queryRunner.query(`
-      CREATE FUNCTION dashpub_tags_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO dashboard_tags (owner_id, tag, slug, dashboard_id)
-        SELECT DISTINCT a.owner_id, t.tag, a.slug, a.id FROM added a CROSS JOIN LATERAL unnest(a.tags) AS t (tag);
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER dashboards_tags_inserted AFTER INSERT ON dashboards
-      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashpub_tags_inserted()`);
+    await replaceTrigger(queryRunner, TAGS_INSERTED_PER_STATEMENT);
   }
 }
