@@ -1,17 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Two hot paths in SQL (see docs/decisions.md, "Hot paths in SQL"):
- *
- * - `dashboard_tags`, one row per (owner, tag, dashboard), keyed (owner_id, tag, slug): a page filtered by a
- *   tag walks this key from the cursor like an untagged page walks (owner_id, slug), however rare the tag
- *   and however many dashboards the owner has. Triggers keep it in step with `dashboards.tags` and slug.
- * - `dashpub_publish`, the write half of a publish in one call and one commit: it takes the owner's write
- *   lock, checks that the slug is still as the caller read it, and stores the files, the row, the version
- *   and the prune. Being a function, each statement after the lock reads what the previous lock holder
- *   committed (one statement would keep the snapshot it took before waiting for the lock).
- */
-/**
  * The statement trigger that fills `dashboard_tags` for new dashboards, as this migration creates it
  * (exported for migration 1700000015400, whose `down` puts it back; history: extend, do not change).
  */
@@ -28,6 +17,17 @@ export const TAGS_INSERTED_PER_STATEMENT = {
       REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashpub_tags_inserted()`,
 };
 
+/**
+ * Two hot paths in SQL (see docs/decisions.md, "Hot paths in SQL"):
+ *
+ * - `dashboard_tags`, one row per (owner, tag, dashboard), keyed (owner_id, tag, slug): a page filtered by a
+ *   tag walks this key from the cursor like an untagged page walks (owner_id, slug), however rare the tag
+ *   and however many dashboards the owner has. Triggers keep it in step with `dashboards.tags` and slug.
+ * - `dashpub_publish`, the write half of a publish in one call and one commit: it takes the owner's write
+ *   lock, checks that the slug is still as the caller read it, and stores the files, the row, the version
+ *   and the prune. Being a function, each statement after the lock reads what the previous lock holder
+ *   committed (one statement would keep the snapshot it took before waiting for the lock).
+ */
 export class DashboardHotPaths1700000010200 implements MigrationInterface {
   name = 'DashboardHotPaths1700000010200';
 
