@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import { PublishGenericPlans1700000015500 } from '../../adapters/typeorm/migrations/1700000015500-publish-generic-plans.js';
-import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
+import { openTestDatabase, whileMigratedDown, type OpenTestDatabase } from '../support/database.js';
 
 /**
  * Migration 1700000015500: `dashpub_publish` plans its statements once per connection. Seen through
@@ -53,18 +53,9 @@ describe('dashpub_publish with generic plans (migration 1700000015500)', functio
   });
 
   it('goes down to custom plans for it, and up again', async () => {
-    const migration = new PublishGenericPlans1700000015500();
-    const runner = db.dataSource.createQueryRunner();
-    try {
-      await migration.down(runner);
-      try {
-        expect(await touchPlanOfTenthPublish()).to.match(/ANY \('\{[0-9a-f]{32}\}'::text\[\]\)/);
-      } finally {
-        await migration.up(runner);
-      }
-    } finally {
-      await runner.release();
-    }
+    await whileMigratedDown(db.dataSource, new PublishGenericPlans1700000015500(), async () => {
+      expect(await touchPlanOfTenthPublish()).to.match(/ANY \('\{[0-9a-f]{32}\}'::text\[\]\)/);
+    });
     const [{ proconfig }] = await db.dataSource.query(`SELECT proconfig FROM pg_proc WHERE proname = 'dashpub_publish'`);
     expect(proconfig).to.deep.equal(['plan_cache_mode=force_generic_plan']);
   });

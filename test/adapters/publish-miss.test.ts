@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { publishReadSql } from '../../adapters/typeorm/dashboard-sql.js';
 import { PublishAnswersItsMiss1700000015600 } from '../../adapters/typeorm/migrations/1700000015600-publish-answers-its-miss.js';
-import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
+import { openTestDatabase, whileMigratedDown, type OpenTestDatabase } from '../support/database.js';
 
 /**
  * Migration 1700000015600: a `dashpub_publish` that writes nothing answers the slug's state itself, and it
@@ -67,19 +67,10 @@ describe('dashpub_publish answering a miss with the slug as the read gives it (m
   });
 
   it('goes down to the function without the answer, and up again', async () => {
-    const migration = new PublishAnswersItsMiss1700000015600();
-    const runner = db.dataSource.createQueryRunner();
-    try {
-      await migration.down(runner);
-      try {
-        const { rows } = await client.query(`SELECT proargnames FROM pg_proc WHERE proname = 'dashpub_publish'`);
-        expect(rows[0].proargnames).not.to.include('state');
-      } finally {
-        await migration.up(runner);
-      }
-    } finally {
-      await runner.release();
-    }
+    await whileMigratedDown(db.dataSource, new PublishAnswersItsMiss1700000015600(), async () => {
+      const { rows } = await client.query(`SELECT proargnames FROM pg_proc WHERE proname = 'dashpub_publish'`);
+      expect(rows[0].proargnames).not.to.include('state');
+    });
     expect((await publish('taken', null)).state).to.deep.equal(await read('taken'));
   });
 });

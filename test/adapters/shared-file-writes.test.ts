@@ -5,12 +5,17 @@ import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { FILE_SWEEP_GRACE_SECONDS, FILE_TOUCH_AGE_SECONDS, FileSweeper } from '../../application/ports/file-sweeper.js';
 import { buildContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, whileMigratedDown, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
 import { PublishWrites1700000015200 } from '../../adapters/typeorm/migrations/1700000015200-publish-writes.js';
 import { FilesSortedBeforeBytes1700000015300 } from '../../adapters/typeorm/migrations/1700000015300-files-sorted-before-bytes.js';
+import { PublishGenericPlans1700000015500 } from '../../adapters/typeorm/migrations/1700000015500-publish-generic-plans.js';
+import { PublishAnswersItsMiss1700000015600 } from '../../adapters/typeorm/migrations/1700000015600-publish-answers-its-miss.js';
 import { DataSource } from 'typeorm';
 import { testSettings } from '../support/settings.js';
+
+/** The migrations after 1700000015300 that change `dashpub_publish`, newest first: down before it, up after it. */
+const LATER_FUNCTIONS = [new PublishAnswersItsMiss1700000015600(), new PublishGenericPlans1700000015500()];
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,25 +117,20 @@ describe('writers of the same bytes on PostgreSQL', function () {
   });
 
   it('goes down to the function before it (answering the number alone) and up again', async () => {
-    const migration = new PublishWrites1700000015200();
-    const later = new FilesSortedBeforeBytes1700000015300();
-    const runner = app.container.get<DataSource>(DataSource).createQueryRunner();
-    try {
-      await later.down(runner);
-      await migration.down(runner);
+    await whileMigratedDown(app.container.get<DataSource>(DataSource), [...LATER_FUNCTIONS, new FilesSortedBeforeBytes1700000015300(), new PublishWrites1700000015200()], async () => {
       const before = await other.query(
         `SELECT dashpub_publish('user', $1::text, 'downgraded', NULL, gen_random_uuid(), 'd', '{}', NULL, 'public', 'self', $1::uuid, now(), now(),
            gen_random_uuid(), $1::uuid, now(), '{}'::jsonb, NULL, 20, ARRAY[]::text[], ARRAY[]::integer[], ''::bytea) AS seq`,
         [owners[0]],
       );
       expect(before.rows[0].seq).to.equal(1);
-      await migration.up(runner);
-      await later.up(runner);
-    } finally {
-      await runner.release();
-    }
+    });
     const after = await publish(other, owners[0]!, 'upgraded', Buffer.from('<p>up</p>'));
     expect(after.rows[0].seq).to.equal(1);
+    // Up again to the newest function: it answers a miss's state and plans generically.
+    const [newest] = (await other.query(`SELECT proargnames, proconfig FROM pg_proc WHERE proname = 'dashpub_publish'`)).rows;
+    expect(newest.proargnames).to.include('state');
+    expect(newest.proconfig).to.deep.equal(['plan_cache_mode=force_generic_plan']);
   });
 
   it('stores a page bigger than work_mem without sorting its bytes through a temporary file (migration 1700000015300)', async () => {
@@ -141,8 +141,6 @@ describe('writers of the same bytes on PostgreSQL', function () {
       return Number((await other.query('SELECT temp_files FROM pg_stat_database WHERE datname = current_database()')).rows[0].temp_files);
     };
     const page = (seed: string) => Buffer.concat([Buffer.from(seed), randomBytes(1024 * 1024)]);
-    const migration = new FilesSortedBeforeBytes1700000015300();
-    const runner = app.container.get<DataSource>(DataSource).createQueryRunner();
     await other.query(`SET work_mem = '64kB'`);
     try {
       const before = await tempFiles();
@@ -150,16 +148,12 @@ describe('writers of the same bytes on PostgreSQL', function () {
       expect(await tempFiles()).to.equal(before);
 
       // The function as migration 1700000015200 wrote it sorted the bytes too, and spilled them.
-      await migration.down(runner);
-      try {
+      await whileMigratedDown(app.container.get<DataSource>(DataSource), [...LATER_FUNCTIONS, new FilesSortedBeforeBytes1700000015300()], async () => {
         await publish(other, owners[2]!, 'big-page-before', page('before'));
         expect(await tempFiles()).to.be.greaterThan(before);
-      } finally {
-        await migration.up(runner);
-      }
+      });
     } finally {
       await other.query('RESET work_mem');
-      await runner.release();
     }
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
 import { TagsInsertedPerRow1700000015400 } from '../../adapters/typeorm/migrations/1700000015400-tags-inserted-per-row.js';
-import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
+import { openTestDatabase, whileMigratedDown, type OpenTestDatabase } from '../support/database.js';
 
 /**
  * `dashboard_tags` follows new dashboards however they are written: the publish function, the stores, SQL
@@ -56,18 +56,9 @@ describe('dashboard_tags for new dashboards (migration 1700000015400)', function
   });
 
   it('goes down to the statement trigger, which fills them the same, and up again', async () => {
-    const migration = new TagsInsertedPerRow1700000015400();
-    const runner = dataSource.createQueryRunner();
-    try {
-      await migration.down(runner);
-      try {
-        expect(await tagRows(await insertDashboards(tagLists))).to.deep.equal(expected);
-      } finally {
-        await migration.up(runner);
-      }
-    } finally {
-      await runner.release();
-    }
+    await whileMigratedDown(dataSource, new TagsInsertedPerRow1700000015400(), async () => {
+      expect(await tagRows(await insertDashboards(tagLists))).to.deep.equal(expected);
+    });
     expect(await tagRows(await insertDashboards(tagLists))).to.deep.equal(expected);
   });
 });

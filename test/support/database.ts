@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, MigrationInterface } from 'typeorm';
 import { openDataSource } from '../../adapters/typeorm/data-source.js';
 
 /** The server tests may create databases on. Its own database name must contain "test". */
@@ -68,4 +68,27 @@ export async function openTestDatabase(): Promise<OpenTestDatabase> {
       await database.drop();
     },
   };
+}
+
+/**
+ * Runs `check` with `migrations` taken down on `dataSource` in the order given (newest first), and puts them
+ * up again in the reverse order whatever `check` does, so the schema is the newest again after.
+ */
+export async function whileMigratedDown(dataSource: DataSource, migrations: MigrationInterface | MigrationInterface[], check: () => Promise<void>): Promise<void> {
+  const newestFirst = Array.isArray(migrations) ? migrations : [migrations];
+  const runner = dataSource.createQueryRunner();
+  const down: MigrationInterface[] = [];
+  try {
+    for (const migration of newestFirst) {
+      await migration.down(runner);
+      down.unshift(migration);
+    }
+    await check();
+  } finally {
+    try {
+      for (const migration of down) await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+  }
 }
