@@ -82,17 +82,19 @@ export function machineLine(): string {
   return `${os.availableParallelism()} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Where one `## heading` section of `text` starts and where it ends (the next `## ` heading, or the end); null without one. */
+function sectionAt(text: string, heading: string): { start: number; end: number } | null {
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) return null;
+  const after = text.indexOf('\n## ', start + heading.length);
+  return { start, end: after < 0 ? text.length : after + 1 };
+}
+
 /** Replaces (or appends) one `## heading` section of a markdown file. */
 export function writeSection(file: string, heading: string, section: string): void {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(`${heading}\n`);
-  let next: string;
-  if (start < 0) {
-    next = `${current.trimEnd()}\n\n${section}`;
-  } else {
-    const after = current.indexOf('\n## ', start + heading.length);
-    next = current.slice(0, start) + section + (after < 0 ? '' : current.slice(after + 1));
-  }
+  const at = sectionAt(current, heading);
+  const next = at ? current.slice(0, at.start) + section + current.slice(at.end) : `${current.trimEnd()}\n\n${section}`;
   writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
 }
 
@@ -102,10 +104,9 @@ export function writeSection(file: string, heading: string, section: string): vo
  */
 export function prependToSection(file: string, heading: string, section: string): void {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const start = current.indexOf(`${heading}\n`);
-  if (start < 0) return writeSection(file, heading, section);
-  const after = current.indexOf('\n## ', start + heading.length);
-  const earlier = current.slice(start + heading.length + 1, after < 0 ? current.length : after + 1).trim();
+  const at = sectionAt(current, heading);
+  if (!at) return writeSection(file, heading, section);
+  const earlier = current.slice(at.start + heading.length + 1, at.end).trim();
   writeSection(file, heading, `${section.trimEnd()}\n\nEarlier runs.\n\n${earlier}\n`);
 }
 
@@ -114,13 +115,9 @@ export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(di
 /** Appends `text` at the end of one `## heading` section (created with `intro` if missing), keeping earlier runs. */
 export function appendToSection(file: string, heading: string, intro: string, text: string): void {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(`${heading}\n`);
+  const at = sectionAt(current, heading);
   let next: string;
-  if (start < 0) next = `${current.trimEnd()}\n\n${heading}\n\n${intro}\n\n${text}`;
-  else {
-    const after = current.indexOf('\n## ', start + heading.length);
-    const end = after < 0 ? current.length : after + 1;
-    next = `${current.slice(0, end).trimEnd()}\n\n${text}\n${after < 0 ? '' : `\n${current.slice(end)}`}`;
-  }
+  if (!at) next = `${current.trimEnd()}\n\n${heading}\n\n${intro}\n\n${text}`;
+  else next = `${current.slice(0, at.end).trimEnd()}\n\n${text}\n${at.end < current.length ? `\n${current.slice(at.end)}` : ''}`;
   writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
 }
