@@ -4,7 +4,8 @@
  * throwaway `dashpub_test_bench_scale_*` database. Times, at c1 through TypeormDashboardStore.listWithCurrent
  * (the one statement behind a list_dashboards page): the first page, a page from the middle by cursor, and
  * a page of a tag held by 1 in 1,000 dashboards. Rounds interleave the two owners; each round's p50 is
- * written with the plans (EXPLAIN) to the "Scale" section of docs/benchmarks.md.
+ * written with the plans (EXPLAIN) to the "Scale" section of docs/benchmarks.md. Then the rare tag's floor: the
+ * same tag walk answering less of a row (FLOOR), for what a page of 51 costs against a page of 1 in any case.
  *
  *   npm run bench:scale -- [--large 1000000] [--rounds 5] [--iterations 200]
  *
@@ -13,6 +14,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../adapters/typeorm/data-source.js';
 import { listSql } from '../adapters/typeorm/dashboard-sql.js';
@@ -70,15 +72,41 @@ const CASES: Case[] = [
 ];
 
 async function timePage(store: TypeormDashboardStore, owner: OwnerRef, query: ListQuery): Promise<{ p50: number; p99: number; rows: number }> {
+  return timeRead(async () => (await store.listWithCurrent(owner, query)).length);
+}
+
+/** p50 and p99 of ITERATIONS calls of `read` (which answers its row count), after 20 to warm up. */
+async function timeRead(read: () => Promise<number>): Promise<{ p50: number; p99: number; rows: number }> {
   let rows = 0;
-  for (let i = 0; i < 20; i++) rows = (await store.listWithCurrent(owner, query)).length;
+  for (let i = 0; i < 20; i++) rows = await read();
   const times: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
     const started = performance.now();
-    await store.listWithCurrent(owner, query);
+    await read();
     times.push(performance.now() - started);
   }
   return { p50: median(times), p99: percentile(times, 0.99), rows };
+}
+
+/**
+ * The rare tag's floor: the same walk of dashboard_tags' (owner, tag, slug) key, answering less and less of a
+ * listing row, so the docs can show what a page of 51 rows costs against a page of 1 before any of dashpub's
+ * own work (docs/decisions.md, "The rare tag's page"). Each runs as the store runs its statements: named, straight
+ * on the pg pool. `$1` owner, `$2` kind, `$3` tag, `$4` limit.
+ */
+const TAG_WALK = 'FROM dashboard_tags t JOIN dashboards d ON d.id = t.dashboard_id WHERE t.owner_id = $1::uuid AND d.owner_kind = $2 AND t.tag = $3 ORDER BY t.slug LIMIT $4';
+const FLOOR: Array<{ name: string; text: string }> = [
+  { name: 'the tag key alone (index-only scan)', text: 'SELECT t.slug FROM dashboard_tags t WHERE t.owner_id = $1::uuid AND $2::text IS NOT NULL AND t.tag = $3 ORDER BY t.slug LIMIT $4' },
+  { name: '+ each dashboard\'s row, answering its slug', text: `SELECT d.slug ${TAG_WALK}` },
+  {
+    name: '+ the dashboard\'s listed columns',
+    text: `SELECT d.slug, d.name, d.tags, d.chart, d.visibility, d.connection, d.current_version_id, d.created_at, d.updated_at ${TAG_WALK}`,
+  },
+];
+
+async function timeFloor(pool: Pool, index: number, owner: OwnerRef): Promise<{ p50: number; p99: number; rows: number }> {
+  const config = { name: `scale_floor_${index}`, text: FLOOR[index]!.text, values: [owner.id, owner.kind, 'rare', PAGE] };
+  return timeRead(async () => (await pool.query(config)).rowCount ?? 0);
 }
 
 /**
@@ -102,6 +130,14 @@ async function plan(dataSource: DataSource, owner: OwnerRef, query: ListQuery): 
   }
 }
 
+type Timed = { small: number[]; large: number[]; rows: number[] };
+
+/** A table row: each round's p50 at 1k and 1M, their medians and the ratio. */
+function row(name: string, r: Timed): string {
+  const ratio = median(r.large) / median(r.small);
+  return `| ${name} | ${r.rows[0]} / ${r.rows[1]} | ${r.small.map((s, i) => `${fmt(s, 2)} / ${fmt(r.large[i]!, 2)}`).join(' | ')} | ${fmt(median(r.small), 2)} | **${fmt(median(r.large), 2)}** | **${fmt(ratio, 2)}×** |`;
+}
+
 async function main(): Promise<void> {
   const database = await createTestDatabase('dashpub_test_bench_scale');
   let dataSource: DataSource | null = null;
@@ -120,7 +156,7 @@ async function main(): Promise<void> {
     // Prepared, as the composition root builds it on PostgreSQL: the bench times the statement production runs.
     const store = new TypeormDashboardStore(dataSource, { preparedStatements: true });
 
-    const results: Record<string, { small: number[]; large: number[]; rows: [number, number] }> = {};
+    const results: Record<string, Timed> = {};
     for (const c of CASES) results[c.name] = { small: [], large: [], rows: [0, 0] };
     for (let round = 0; round < ROUNDS; round++) {
       const line: string[] = [];
@@ -135,6 +171,18 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`round ${round + 1}/${ROUNDS}: ${line.join('; ')}\n`);
     }
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    const floor = FLOOR.map(() => ({ small: [] as number[], large: [] as number[], rows: [0, 0] }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, r] of floor.entries()) {
+        const s = await timeFloor(pool, i, small);
+        const l = await timeFloor(pool, i, large);
+        r.small.push(s.p50);
+        r.large.push(l.p50);
+        r.rows = [s.rows, l.rows];
+      }
+      process.stdout.write(`floor round ${round + 1}/${ROUNDS}: ${floor.map((r, i) => `${FLOOR[i]!.name} ${fmt(r.small[round]!, 2)} / ${fmt(r.large[round]!, 2)} ms`).join('; ')}\n`);
+    }
     const plans: string[] = [];
     for (const c of CASES) plans.push(`-- ${c.name}, ${LARGE.toLocaleString('en')} dashboards\n${await plan(dataSource, large, c.query(LARGE))}`);
 
@@ -148,17 +196,21 @@ async function main(): Promise<void> {
       '',
       `| page | rows at 1k / 1M | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1} 1k / 1M`).join(' | ')} | median 1k | median 1M | 1M ÷ 1k |`,
       `|---|---|${'---|'.repeat(ROUNDS)}---|---|---|`,
-      ...CASES.map((c) => {
-        const r = results[c.name]!;
-        const ratio = median(r.large) / median(r.small);
-        return `| ${c.name} | ${r.rows[0]} / ${r.rows[1]} | ${r.small.map((s, i) => `${fmt(s, 2)} / ${fmt(r.large[i]!, 2)}`).join(' | ')} | ${fmt(median(r.small), 2)} | **${fmt(median(r.large), 2)}** | **${fmt(ratio, 2)}×** |`;
-      }),
+      ...CASES.map((c) => row(c.name, results[c.name]!)),
       '',
       `The rare tag is held by 1 dashboard of the 1k owner and by ${(LARGE / 1000).toLocaleString('en')} of the 1M owner, so that row compares a page of 1 with a`,
       `full page; against the 1k owner's first page (also ${PAGE} rows) the 1M rare-tag page takes ` +
         `**${fmt(median(results[CASES[2]!.name]!.large) / median(results[CASES[0]!.name]!.small), 2)}×** (the tag walk adds one index lookup per row).`,
       `The tag of ${SIXTY} is the same full page at both sizes (1 in ${Math.round(LARGE / SIXTY).toLocaleString('en')} of the 1M owner's dashboards): the tag filter's cost`,
       'with the rows it returns held equal.',
+      '',
+      'The rare tag\'s floor: the same walk of the tag key for the same two owners (1 row at 1k, 51 at 1M), answering less and less of',
+      'a listing row (named statements on the pool, as the store runs them; p50 ms of each round):',
+      '',
+      `| statement | rows at 1k / 1M | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1} 1k / 1M`).join(' | ')} | median 1k | median 1M | 1M ÷ 1k |`,
+      `|---|---|${'---|'.repeat(ROUNDS)}---|---|---|`,
+      ...floor.map((r, i) => row(FLOOR[i]!.name, r)),
+      row('the listing statement (the rare-tag row above)', results[CASES[2]!.name]!),
       '',
       'Targets: at 1M every page ≤ 1.5× its time at 1k and ≤ 5 ms p50. Plans at 1M (EXPLAIN ANALYZE of the prepared statement after five executions, one run):',
       '',
