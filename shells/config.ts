@@ -74,10 +74,10 @@ function refreshBudget(value: string | undefined): number {
   return checkNumber('refreshBudgetPerHour', value === undefined || value === '' ? 60 : Number(value), value);
 }
 
-/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 20 by default (docs/decisions.md, "Pool size"). */
+/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 8 by default (docs/decisions.md, "Pool size, measured"). */
 function poolSize(value: string | undefined): number {
   const text = value?.trim() ?? '';
-  if (text === '') return 20;
+  if (text === '') return 8;
   return checkNumber('databasePoolSize', Number(text), value);
 }
 

@@ -224,9 +224,9 @@ describe('operator settings', () => {
 });
 
 describe('database pool', () => {
-  it('DATABASE_POOL_SIZE is 20 by default and takes a number from 1 to 500', () => {
-    expect(loadSettings({}).databasePoolSize).to.equal(20);
-    expect(loadSettings({ DATABASE_POOL_SIZE: ' ' }).databasePoolSize).to.equal(20);
+  it('DATABASE_POOL_SIZE is 8 by default and takes a number from 1 to 500', () => {
+    expect(loadSettings({}).databasePoolSize).to.equal(8);
+    expect(loadSettings({ DATABASE_POOL_SIZE: ' ' }).databasePoolSize).to.equal(8);
     expect(loadSettings({ DATABASE_POOL_SIZE: '7' }).databasePoolSize).to.equal(7);
     expect(() => loadSettings({ DATABASE_POOL_SIZE: '0' })).to.throw('DATABASE_POOL_SIZE');
   });
