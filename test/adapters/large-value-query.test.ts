@@ -2,11 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import { serialize } from 'pg-protocol';
-import type { DataSource } from 'typeorm';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
 import { BY_REFERENCE_FROM, endsInLargeBuffer, LargeValueQuery } from '../../adapters/typeorm/large-value-query.js';
 import { PlainReads } from '../../adapters/typeorm/plain-reads.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 
 /** What a query sends through its connection, as pg's Connection would write it, and each write's Buffer. */
 function recordingConnection() {
@@ -71,20 +69,15 @@ describe('LargeValueQuery: a statement whose last value goes out by reference', 
 
   describe('through PlainReads on PostgreSQL', function () {
     this.timeout(60_000);
-    let database: TestDatabase;
-    let dataSource: DataSource;
+    let db: OpenTestDatabase;
     let reads: PlainReads;
 
     before(async () => {
-      database = await createTestDatabase();
       // One connection: every statement below, failed ones included, shares it.
-      dataSource = await openDataSource(database.url, { poolSize: 1, migrate: false });
-      reads = new PlainReads(dataSource, true);
+      db = await openTestDatabase({ poolSize: 1, migrate: false });
+      reads = new PlainReads(db.dataSource, true);
     });
-    after(async () => {
-      await dataSource?.destroy();
-      await database?.drop();
-    });
+    after(async () => db?.close());
 
     const digestOf = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
     const statement = 'SELECT $1::text AS label, md5($2::bytea) AS digest, length($2::bytea) AS size';

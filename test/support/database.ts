@@ -50,16 +50,16 @@ export async function createTestDatabase(prefix = 'dashpub_test'): Promise<TestD
 
 export interface OpenTestDatabase {
   url: string;
-  /** Open on the database, migrated to the newest schema. */
+  /** Open on the database, migrated to the newest schema unless `migrate: false` was asked for. */
   dataSource: DataSource;
   /** Closes the DataSource and drops the database. */
   close(): Promise<void>;
 }
 
-/** A fresh test database (createTestDatabase) with a migrated DataSource open on it. */
-export async function openTestDatabase(): Promise<OpenTestDatabase> {
+/** A fresh test database (createTestDatabase) with a DataSource open on it (openDataSource's options; migrated by default). */
+export async function openTestDatabase(options: Parameters<typeof openDataSource>[1] = {}): Promise<OpenTestDatabase> {
   const database = await createTestDatabase();
-  const dataSource = await openDataSource(database.url);
+  const dataSource = await openDataSource(database.url, options);
   return {
     url: database.url,
     dataSource,
