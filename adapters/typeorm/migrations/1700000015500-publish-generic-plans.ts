@@ -1,6 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SIGNATURE } from './1700000015200-publish-writes.js';
 
+/** The setting, as this migration makes it (exported for 1700000015600, which writes the function again). */
+export const GENERIC_PLANS = `ALTER FUNCTION dashpub_publish${SIGNATURE} SET plan_cache_mode = force_generic_plan`;
+
 /**
  * `dashpub_publish` runs its statements with generic plans only (`plan_cache_mode = force_generic_plan`
  * for the function's calls). PL/pgSQL keeps a plan per statement, but PostgreSQL keeps a custom plan,
@@ -17,7 +20,7 @@ export class PublishGenericPlans1700000015500 implements MigrationInterface {
   name = 'PublishGenericPlans1700000015500';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER FUNCTION dashpub_publish${SIGNATURE} SET plan_cache_mode = force_generic_plan`);
+    await queryRunner.query(GENERIC_PLANS);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { publishFunction, SIGNATURE, storeFiles, VARIANTS, type PublishVariant } from './1700000015200-publish-writes.js';
+import { GENERIC_PLANS } from './1700000015500-publish-generic-plans.js';
 
 /**
  * The slug as a publish that wrote nothing finds it, read by the function itself (`OUT state json`, NULL when
@@ -34,8 +35,6 @@ const ANSWERING: PublishVariant = {
   outputs: `${VARIANTS.after.outputs}, OUT state json`,
   missed: STATE,
 };
-
-const GENERIC_PLANS = `ALTER FUNCTION dashpub_publish${SIGNATURE} SET plan_cache_mode = force_generic_plan`;
 
 export class PublishAnswersItsMiss1700000015600 implements MigrationInterface {
   name = 'PublishAnswersItsMiss1700000015600';
