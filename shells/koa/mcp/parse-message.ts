@@ -120,19 +120,21 @@ function decodeInPlace(raw: Buffer, start: number): { end: number; value: Utf8Bo
     if (i + 8 <= n) {
       const low = words.getUint32(i, true);
       const high = words.getUint32(i + 4, true);
-      if ((specials(low) | specials(high)) === 0) {
+      const lowMarks = specials(low);
+      const highMarks = specials(high);
+      if ((lowMarks | highMarks) === 0) {
         words.setUint32(o, low, true);
         words.setUint32(o + 4, high, true);
         o += 8;
         i += 8;
         continue;
       }
-      let marks = specials(low);
+      let marks = lowMarks;
       if (marks === 0) {
         words.setUint32(o, low, true);
         o += 4;
         i += 4;
-        marks = specials(high);
+        marks = highMarks;
       }
       // Little-endian: the lowest marked byte is the first special one; the bytes before it are plain.
       for (let plain = (31 - Math.clz32(marks & -marks)) >> 3; plain > 0; plain--) raw[o++] = raw[i++];
