@@ -206,10 +206,15 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
     // then let the minute tick come round (sent directly instead of waiting up to 60 s).
     const container = server.server.app.container;
     await container.get(DataSource).query(`UPDATE refresh_schedules SET next_run_at = date_trunc('second', now()) - interval '1 second'`);
+    const ticked = Date.now();
     await container.get(PgBossRefreshQueue).sendTick();
     const status = await waitForRun('sales', previous);
     expect(status.last_run).to.include({ outcome: 'success', trigger: 'schedule' });
-    expect(status.next_run_at > new Date().toISOString()).to.equal(true);
+    // The claim moves the schedule to its first five-minute mark after the tick. Compared with the tick's
+    // time, not with now: a run that ends just past a mark would otherwise see its next run in the past.
+    const next = Date.parse(status.next_run_at);
+    expect(next % 300_000).to.equal(0);
+    expect(next).to.be.above(ticked).and.at.most(Date.now() + 300_000);
     expect(await eventually(() => page('sales'), (html) => html.includes('2,000'))).to.contain('2,000'); // 1000 north + 1000 south on 2024-01-03
   });
 
