@@ -3,6 +3,18 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
+/**
+ * How long a pooled connection may sit idle before it is closed: ten minutes (PgBouncer's server_idle_timeout),
+ * not pg-pool's ten seconds. A connection warms up as it is used: its backend loads the catalog, compiles
+ * `dashpub_publish` and parses the named statements (plain-reads.ts), and PostgreSQL plans each named
+ * statement afresh for its first five runs, copying every value into the plan, a publish's whole blob
+ * included. On a new connection a 10 KB publish cost its backend 3.3–4.3 ms of CPU against 0.3 ms on a warm
+ * one, a 5 MiB publish 11–20 ms for each of its first five against 2.3 ms after (`bench/connections.ts`,
+ * docs/benchmarks.md, "Connections"). With ten seconds, a service whose publishes come a minute apart paid
+ * that on every one.
+ */
+export const POOL_IDLE_MS = 10 * 60_000;
+
 /** One PostgreSQL DataSource on the service's entities and migrations; never `synchronize`. */
 export function createDataSource(url: string, options: { poolSize?: number } = {}): DataSource {
   return new DataSource({
@@ -13,7 +25,8 @@ export function createDataSource(url: string, options: { poolSize?: number } = {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10 },
+    // allowExitOnIdle: idle connections do not keep a process alive that has nothing else to do.
+    extra: { max: options.poolSize ?? 10, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true },
   });
 }
 

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
@@ -229,6 +231,25 @@ describe('database pool', () => {
     expect(loadSettings({ DATABASE_POOL_SIZE: ' ' }).databasePoolSize).to.equal(8);
     expect(loadSettings({ DATABASE_POOL_SIZE: '7' }).databasePoolSize).to.equal(7);
     expect(() => loadSettings({ DATABASE_POOL_SIZE: '0' })).to.throw('DATABASE_POOL_SIZE');
+  });
+
+  it('keeps an idle connection for ten minutes, not pg-pool\'s ten seconds, and does not keep a finished process alive for it', async function () {
+    this.timeout(60_000);
+    const database = await createTestDatabase();
+    try {
+      // A process that uses the pool and never closes it: it must still exit by itself, its connection idle in the pool.
+      const script = `
+        import { createDataSource } from ${JSON.stringify(new URL('../../adapters/typeorm/data-source.js', import.meta.url).href)};
+        const dataSource = createDataSource(process.env.URL);
+        await dataSource.initialize();
+        await dataSource.query('SELECT 1');
+        const pool = dataSource.driver.master;
+        console.log(JSON.stringify({ idleTimeoutMillis: pool.options.idleTimeoutMillis, idle: pool.idleCount }));`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, URL: database.url }, timeout: 30_000 });
+      expect(JSON.parse(stdout)).to.deep.equal({ idleTimeoutMillis: 600_000, idle: 1 });
+    } finally {
+      await database.drop();
+    }
   });
 
   it('a serve process with DATABASE_POOL_SIZE=1 migrates a new PostgreSQL database and answers: the migration lock has a connection of its own', async function () {

@@ -1,0 +1,162 @@
+/**
+ * Connections benchmark: what a publish's two statements (the slug's read, then `dashpub_publish` with the
+ * body) cost on a new PostgreSQL connection against one that has run them before, for a 10 KB and a 5 MiB
+ * body. The statements are the store's own (publishReadSql, publishWriteSql), sent as named statements as
+ * PlainReads sends them. Each round, per size and in alternating order, a new connection runs PUBLISHES
+ * publishes and a warm one (PUBLISHES × 2 before the first round) runs as many; the CPU of the connection's
+ * backend (/proc/<pid>/schedstat) and the wall time are taken per publish, and the new connection's start-up
+ * on its own. Written to the "Connections" section of docs/benchmarks.md; why it matters in
+ * adapters/typeorm/data-source.ts (POOL_IDLE_MS).
+ *
+ *   npm run bench:connections -- [--rounds 5] [--publishes 7]
+ *
+ * PostgreSQL on this host, where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test):
+ * a backend's CPU is read from /proc.
+ */
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createHash, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { publishReadSql, publishWriteSql } from '../adapters/typeorm/dashboard-sql.js';
+import type { PublishWrite } from '../application/ports/dashboard-store.js';
+import type { OwnerRef } from '../domain/scope.js';
+import { openTestDatabase } from '../test/support/database.js';
+import { fmt, machineLine, median, option, prependToSection } from './support.js';
+
+const ROUNDS = Number(option('rounds', '5'));
+const PUBLISHES = Number(option('publishes', '7'));
+const SIZES = [
+  { name: '10 KB', bytes: 10 * 1024 },
+  { name: '5 MiB', bytes: 5 * 1024 * 1024 },
+];
+
+/** An HTML table of `bytes`, each row different (so it compresses as a real page does, not as one repeated byte). */
+function page(bytes: number, salt: string): Buffer {
+  const rows: string[] = [`<!-- ${salt} --><table>`];
+  let size = rows[0]!.length;
+  for (let i = 0; size < bytes; i++) {
+    const row = `<tr><td>${i}</td><td>${(i * 7919) % 100_003}</td><td>region ${i % 17}</td></tr>`;
+    rows.push(row);
+    size += row.length;
+  }
+  return Buffer.from(rows.join('')).subarray(0, bytes);
+}
+
+/** CPU time (ms) the backend `pid` has run for. */
+const backendCpuMs = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+
+interface Connection {
+  client: pg.Client;
+  pid: number;
+}
+
+async function connect(url: string): Promise<{ connection: Connection; wallMs: number; backendMs: number }> {
+  const startedAt = performance.now();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const wallMs = performance.now() - startedAt;
+  return { connection: { client, pid: rows[0]!.pid }, wallMs, backendMs: backendCpuMs(rows[0]!.pid) };
+}
+
+const named = (text: string) => `bench_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+
+/** One publish of `bytes` to a new slug of `owner`, as the store sends it: the read, then the write. */
+async function publish(connection: Connection, owner: OwnerRef, bytes: number): Promise<{ wallMs: number; backendMs: number }> {
+  const slug = `p-${randomUUID()}`;
+  const body = page(bytes, slug);
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const now = new Date();
+  const versionId = randomUUID();
+  const write: PublishWrite = {
+    isNew: true,
+    dashboard: { id: randomUUID(), owner, slug, name: slug, tags: [], chart: null, visibility: 'public', connection: 'self', currentVersionId: versionId, createdBy: owner.id, createdAt: now, updatedAt: now },
+    version: { id: versionId, dashboardId: '', name: null, createdAt: now, createdBy: owner.id, files: { 'index.html': { sha256, size: body.length, contentType: 'text/html; charset=utf-8' } }, spec: null },
+  };
+  const cpuBefore = backendCpuMs(connection.pid);
+  const startedAt = performance.now();
+  for (const [text, values] of [publishReadSql(owner, slug), publishWriteSql(owner, slug, null, write, [{ sha256, bytes: body }], 20)]) {
+    await connection.client.query({ name: named(text), text, values });
+  }
+  return { wallMs: performance.now() - startedAt, backendMs: backendCpuMs(connection.pid) - cpuBefore };
+}
+
+/** Per publish index: the samples of every round. */
+type Series = Array<{ wallMs: number[]; backendMs: number[] }>;
+const series = (): Series => Array.from({ length: PUBLISHES }, () => ({ wallMs: [], backendMs: [] }));
+
+async function main(): Promise<void> {
+  const database = await openTestDatabase();
+  const owner: OwnerRef = { kind: 'user', id: randomUUID() };
+  const warm = new Map<string, Connection>();
+  const results = new Map(SIZES.map((s) => [s.name, { fresh: series(), warm: series() }]));
+  const startups: Array<{ wallMs: number; backendMs: number }> = [];
+  try {
+    for (const size of SIZES) {
+      const { connection } = await connect(database.url);
+      for (let i = 0; i < PUBLISHES * 2; i++) await publish(connection, owner, size.bytes);
+      warm.set(size.name, connection);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const size of SIZES) {
+        const result = results.get(size.name)!;
+        for (const kind of round % 2 === 0 ? (['fresh', 'warm'] as const) : (['warm', 'fresh'] as const)) {
+          let connection = warm.get(size.name)!;
+          if (kind === 'fresh') {
+            const started = await connect(database.url);
+            startups.push({ wallMs: started.wallMs, backendMs: started.backendMs });
+            connection = started.connection;
+          }
+          for (let i = 0; i < PUBLISHES; i++) {
+            const sample = await publish(connection, owner, size.bytes);
+            result[kind][i]!.wallMs.push(sample.wallMs);
+            result[kind][i]!.backendMs.push(sample.backendMs);
+          }
+          if (kind === 'fresh') await connection.client.end();
+        }
+      }
+      process.stdout.write(
+        `round ${round + 1}/${ROUNDS}: ${SIZES.map((s) => {
+          const r = results.get(s.name)!;
+          const first = (k: 'fresh' | 'warm') => fmt(r[k][0]!.backendMs.at(-1)!, 2);
+          return `${s.name} first publish backend CPU new ${first('fresh')} / warm ${first('warm')} ms`;
+        }).join('; ')}\n`,
+      );
+    }
+  } finally {
+    for (const connection of warm.values()) await connection.client.end();
+    await database.close();
+  }
+  report(results, startups);
+}
+
+function report(results: Map<string, { fresh: Series; warm: Series }>, startups: Array<{ wallMs: number; backendMs: number }>): void {
+  const cell = (s: { wallMs: number[]; backendMs: number[] }) => `${fmt(median(s.backendMs), 2)} / ${fmt(median(s.wallMs), 2)}`;
+  const lines = [
+    '## Connections',
+    '',
+    `Machine: ${machineLine()}. \`npm run bench:connections\` (bench/connections.ts): a publish's two statements (the slug's read, then`,
+    '`dashpub_publish` with the body), named as PlainReads names them, on a new connection against a warm one (one that ran',
+    `${PUBLISHES * 2} publishes first), ${PUBLISHES} publishes each, ${ROUNDS} rounds in alternating order. Median over the rounds of each publish's CPU`,
+    "in the connection's backend / wall time at the client, in ms:",
+    '',
+    `| body | connection | ${Array.from({ length: PUBLISHES }, (_, i) => `publish ${i + 1}`).join(' | ')} |`,
+    `|---|---|${'---|'.repeat(PUBLISHES)}`,
+    ...[...results].flatMap(([name, r]) => [
+      `| ${name} | new | ${r.fresh.map(cell).join(' | ')} |`,
+      `| ${name} | warm | ${r.warm.map(cell).join(' | ')} |`,
+    ]),
+    '',
+    `Opening the connection itself (connect and a first statement): median ${fmt(median(startups.map((s) => s.wallMs)), 2)} ms at the client, ` +
+      `${fmt(median(startups.map((s) => s.backendMs)), 2)} ms of the new backend's CPU, over ${startups.length} connections.`,
+    '',
+  ];
+  prependToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Connections', `${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
