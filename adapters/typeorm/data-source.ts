@@ -8,10 +8,10 @@ import { ENTITIES, MIGRATIONS } from './schema.js';
  * not pg-pool's ten seconds. A connection warms up as it is used: its backend loads the catalog, compiles
  * `dashpub_publish` and parses the named statements (plain-reads.ts), and PostgreSQL plans each named
  * statement afresh for its first five runs, copying every value into the plan, a publish's whole blob
- * included. On a new connection a 10 KB publish cost its backend 3.3–4.3 ms of CPU against 0.3 ms on a warm
- * one, a 5 MiB publish 11–20 ms for each of its first five against 2.3 ms after (`bench/connections.ts`,
- * docs/benchmarks.md, "Connections"). With ten seconds, a service whose publishes come a minute apart paid
- * that on every one.
+ * included. On a new connection a 10 KB publish cost its backend 4.7 ms of CPU, and each of the next five
+ * 0.7–0.9 ms, against 0.4–0.5 ms on a warm one; a 5 MiB publish 30 ms, then 23–24 ms, against 17–18 ms
+ * (`bench/connections.ts`, docs/benchmarks.md, "Connections"). With ten seconds, a service whose publishes
+ * come a minute apart paid the first of those on every one.
  */
 export const POOL_IDLE_MS = 10 * 60_000;
 
