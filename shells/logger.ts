@@ -4,12 +4,50 @@ import type { Settings } from '../application/ports/settings.js';
 
 export type Logger = pino.Logger;
 
+export interface LogContext {
+  reqId: string;
+}
+
 /**
  * Fields every log line written while handling one HTTP request carries (its `reqId`): the server runs
- * each request inside `logContext.run(...)`, and the logger's mixin reads it, so code deep in an adapter
- * logs with the request id without being handed a child logger.
+ * a request's work inside this context (enterLogContext below), and the logger's mixin reads it, so code
+ * deep in an adapter logs with the request id without being handed a child logger.
  */
-export const logContext = new AsyncLocalStorage<{ reqId: string }>();
+export const logContext = new AsyncLocalStorage<LogContext>();
+
+let inside = 0;
+
+/**
+ * Runs `work` inside the log context `context` until `release` is called (once the work and whatever it
+ * started has ended; calling it again does nothing). On Node 20 an AsyncLocalStorage in use turns on
+ * async_hooks for the whole process, and every promise made after that pays a hook call: 13–15 % of a
+ * `tools/list`'s CPU (docs/decisions.md, "Request ids through AsyncLocalStorage"). So the storage is
+ * switched off whenever no request is inside it, and the work that logs nothing but its request line (a
+ * dashboard file, a fixed MCP answer for a remembered token) runs outside it. Work still running for a
+ * request after its release logs without the id.
+ */
+export function enterLogContext<T>(context: LogContext, work: () => T): { value: T; release: () => void } {
+  inside++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (--inside === 0) logContext.disable();
+  };
+  try {
+    return { value: logContext.run(context, work), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** enterLogContext for work that has ended when its promise settles. */
+export function inLogContext<T>(context: LogContext, work: () => Promise<T>): Promise<T> {
+  const { value, release } = enterLogContext(context, work);
+  value.then(release, release);
+  return value;
+}
 
 /**
  * One JSON logger for the process (pino, to stdout). What may never be logged (tokens, codes, secrets,

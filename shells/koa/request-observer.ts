@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Settings } from '../../application/ports/settings.js';
 import type { Telemetry } from '../../application/ports/telemetry.js';
-import { logContext, type Logger } from '../logger.js';
+import type { LogContext, Logger } from '../logger.js';
 import { hostClassifier, type HostClass } from './host-router.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 /**
- * The wrapped handler also gets the Host header's classification, worked out once here for both, and the
+ * The wrapped handler also gets the Host header's classification, worked out once here for both, the request's
+ * log context (for the work it runs in it: enterLogContext in ../logger.ts), and the
  * response headers every answer starts with (`x-request-id`, and `connection: close` while draining) as a
  * flat name/value list. It writes them first: in `writeHead`'s list on the node:http fronts (a list goes
  * out as it is only when no header was set on the response before; one set earlier sends every header
  * through `setHeader`, about 3 % of a `tools/list`), or with `setHead` before handing the request to Koa.
  */
-type ClassifiedHandler = (req: http.IncomingMessage, res: http.ServerResponse, host: HostClass, head: readonly string[]) => void;
+type ClassifiedHandler = (req: http.IncomingMessage, res: http.ServerResponse, host: HostClass, head: readonly string[], context: LogContext) => void;
 
 /** Sets a head list (name, value, name, value, …) on a response, for handlers that write headers one by one. */
 export function setHead(res: http.ServerResponse, head: readonly string[]): void {
@@ -35,8 +36,9 @@ export interface ObservedHandler {
  * Wraps the server's request handler with what operators need around every request:
  * - a request id: the `x-request-id` a trusted proxy sent (TRUST_PROXY set), else a new UUID, echoed
  *   in the response header (written by the handler: see ClassifiedHandler). On the API and app hosts
- *   every log line written while the request runs carries it (through `logContext`); the dashboards
- *   host, the hot path, skips that context and has its id on its own request line only;
+ *   every log line written while the request's work runs carries it (the handler runs that work in the
+ *   log context it is handed); the dashboards host, the hot path, skips that context and has its id on
+ *   its own request line only;
  * - one log line when it ends (method, path without the query, status, time): `info` on the API and
  *   app hosts, `debug` on the dashboards host, which serves many more and cheaper requests;
  * - the HTTP metrics by surface and status, and dashboards served by status;
@@ -71,8 +73,7 @@ export function observeRequests(handler: ClassifiedHandler, settings: Settings, 
       const line = { reqId, surface, method: req.method, path: (req.url ?? '').split('?', 1)[0], status, ms: Math.round(seconds * 1000) };
       log[level](line, status >= 500 ? 'request answered with a server error' : 'request');
     });
-    if (surface === 'dashboards') handler(req, res, host, head);
-    else logContext.run({ reqId }, () => handler(req, res, host, head));
+    handler(req, res, host, head, { reqId });
   };
   return {
     handler: observed,

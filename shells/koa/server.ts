@@ -16,7 +16,7 @@ import { dashboardResourceSource } from './mcp/tools/dashboard-resource-source.j
 import { dashboardsSurfaceFrom } from './dashboards/dashboards-surface.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
 import { RateLimiter } from '../../application/ports/rate-limiter.js';
-import { createLogger, type Logger } from '../logger.js';
+import { createLogger, enterLogContext, type Logger } from '../logger.js';
 import { createOAuthRoutes } from './api/oauth-routes.js';
 import { createAppSurface } from './app/app-surface.js';
 import { viewerRoutesFrom } from './app/viewer-routes.js';
@@ -92,13 +92,17 @@ export async function startServer(settings: Settings, options: { container?: App
   // endpoint on the API host (one handler, two fronts sending the same bytes: endpoint.ts); anything
   // else, or anything the fast path is unsure of, goes through the full app.
   const fastPath = dashboardsFastPathFrom(app.container);
-  const mcpDirect = mcpFront(mcp, (err, path) => logger.error({ err, surface: 'api', path }, 'request failed'));
+  // The failure is reported after the handler's work, outside its log context: the id goes on the line itself.
+  const mcpDirect = mcpFront(mcp, (err, path, context) => logger.error({ err, surface: 'api', path, ...context }, 'request failed'));
   const observed = observeRequests(
-    (req, res, host, head) => {
+    (req, res, host, head, context) => {
       if (fastPath(req, res, host, head)) return;
-      if (host.surface === 'api' && mcpDirect(req, res, head)) return;
+      // The MCP endpoint enters the log context itself, for the work that may log (endpoint.ts).
+      if (host.surface === 'api' && mcpDirect(req, res, head, context)) return;
       setHead(res, head);
-      void callback(req, res);
+      // Koa's routes run in the log context until the response closes ('close' follows 'finish' on every one).
+      const { release } = enterLogContext(context, () => void callback(req, res));
+      res.once('close', release);
     },
     settings,
     app.telemetry,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import { inLogContext, type LogContext } from '../../logger.js';
 import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import type { Principal, TokenVerifier } from '../../../application/ports/token-verifier.js';
@@ -65,8 +66,13 @@ export interface McpAnswer {
   body: Buffer | string | readonly Buffer[] | null;
 }
 
-/** Answers one request already known to be for /mcp or /mcp/; reads the body itself. */
-export type McpHandler = (req: IncomingMessage) => Promise<McpAnswer>;
+/**
+ * Answers one request already known to be for /mcp or /mcp/; reads the body itself. With a log context
+ * (the node:http front), the work that may log runs in it: all but a fixed answer for a remembered token,
+ * which logs nothing (enterLogContext in shells/logger.ts says why that matters). Without one (the Koa
+ * front), the caller's context holds.
+ */
+export type McpHandler = (req: IncomingMessage, context?: LogContext) => Promise<McpAnswer>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -169,7 +175,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
    * for this request (body-buffers.ts), given back once everything the message started has settled: a
    * publish's bytes are a view of it until the database has them.
    */
-  async function respond(req: IncomingMessage, principal: Principal): Promise<McpAnswer> {
+  async function respond(req: IncomingMessage, principal: Principal, context?: LogContext): Promise<McpAnswer> {
     const lease = lendBodyBuffer(req, maxBodyBytes, bodyBuffers);
     let bytes: Buffer;
     try {
@@ -180,13 +186,13 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       }
       throw err;
     }
-    const answered = answerMessage(principal, bytes);
+    const answered = answerMessage(principal, bytes, context);
     // Given back when the answer settles either way; this promise is not the one returned, so it rejects nowhere.
     if (lease) void answered.then(lease.release, lease.release);
     return answered;
   }
 
-  async function answerMessage(principal: Principal, bytes: Buffer): Promise<McpAnswer> {
+  async function answerMessage(principal: Principal, bytes: Buffer, context?: LogContext): Promise<McpAnswer> {
     let body: unknown;
     try {
       body = parseMessage(bytes);
@@ -194,30 +200,37 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       if (err instanceof SyntaxError) return json(400, errorResponse(null, PARSE_ERROR, 'Parse error'));
       throw err;
     }
-
-    if (Array.isArray(body)) {
-      if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
-      // Members run concurrently; the reply keeps the request order and leaves notifications out. Every
-      // member settles before the first failure is passed on: the body's buffer is lent until then.
-      const settled = await Promise.allSettled(body.map((member) => answer(principal, classify(member))));
-      const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-      if (failed) throw failed.reason;
-      const replies = settled
-        .map((outcome) => (outcome as PromiseFulfilledResult<Reply | null>).value)
-        .filter((reply): reply is Reply => reply !== null);
-      if (replies.length === 0) return { status: 204, headers: [], body: null };
-      const parts: Buffer[] = [];
-      for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...pieces(reply));
-      parts.push(BATCH_CLOSE);
-      return send(200, parts);
+    if (!Array.isArray(body)) {
+      const incoming = classify(body);
+      if (incoming.kind === 'request') {
+        // A fixed answer goes without another wait (answer() would give the same pieces a tick later), and
+        // outside the log context: it logs nothing.
+        const tail = methods.fixedReplyTail(incoming.method, incoming.params);
+        if (tail !== undefined) return send(200, withId(incoming.id, tail));
+      }
+      return context ? inLogContext(context, () => answerOne(principal, incoming)) : answerOne(principal, incoming);
     }
+    return context ? inLogContext(context, () => answerBatch(principal, body)) : answerBatch(principal, body);
+  }
 
-    const incoming = classify(body);
-    if (incoming.kind === 'request') {
-      // A fixed answer goes without another wait (answer() below would give the same pieces a tick later).
-      const tail = methods.fixedReplyTail(incoming.method, incoming.params);
-      if (tail !== undefined) return send(200, withId(incoming.id, tail));
-    }
+  async function answerBatch(principal: Principal, body: unknown[]): Promise<McpAnswer> {
+    if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
+    // Members run concurrently; the reply keeps the request order and leaves notifications out. Every
+    // member settles before the first failure is passed on: the body's buffer is lent until then.
+    const settled = await Promise.allSettled(body.map((member) => answer(principal, classify(member))));
+    const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const replies = settled
+      .map((outcome) => (outcome as PromiseFulfilledResult<Reply | null>).value)
+      .filter((reply): reply is Reply => reply !== null);
+    if (replies.length === 0) return { status: 204, headers: [], body: null };
+    const parts: Buffer[] = [];
+    for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...pieces(reply));
+    parts.push(BATCH_CLOSE);
+    return send(200, parts);
+  }
+
+  async function answerOne(principal: Principal, incoming: Incoming): Promise<McpAnswer> {
     const reply = await answer(principal, incoming);
     // 202 with no body: what the streamable HTTP transport expects for a lone notification.
     if (!reply) return { status: 202, headers: [], body: null };
@@ -226,7 +239,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
 
   // Not an async function, so a token remembered by the verifier costs no extra wait; whatever throws
   // still comes back as a rejected promise, as from the async handler it replaces.
-  return (req) => {
+  return (req, context) => {
     try {
       if (req.method !== 'POST') {
         return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
@@ -237,9 +250,11 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       const remembered = token === null ? undefined : verifier.remembered?.(token);
       if (remembered) {
         counted('valid');
-        return respond(req, remembered);
+        return respond(req, remembered, context);
       }
-      return authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal)));
+      // Verifying asks the store, which may fail and log: in the context, all of it.
+      const verified = () => authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal)));
+      return context ? inLogContext(context, verified) : verified();
     } catch (err) {
       return Promise.reject(err);
     }
@@ -295,14 +310,14 @@ export function writeMcpAnswer(res: ServerResponse, { status, headers, body }: M
  */
 export function mcpFront(
   handler: McpHandler,
-  failed: (err: unknown, path: string) => void,
-): (req: IncomingMessage, res: ServerResponse, head?: readonly string[]) => boolean {
-  return (req, res, head = []) => {
+  failed: (err: unknown, path: string, context?: LogContext) => void,
+): (req: IncomingMessage, res: ServerResponse, head?: readonly string[], context?: LogContext) => boolean {
+  return (req, res, head = [], context) => {
     if (!isMcpPath(req.url)) return false;
-    handler(req).then(
+    handler(req, context).then(
       (answer) => writeMcpAnswer(res, answer, head),
       (err: unknown) => {
-        failed(err, (req.url ?? '').split('?', 1)[0]!);
+        failed(err, (req.url ?? '').split('?', 1)[0]!, context);
         if (res.headersSent || !res.writable) return;
         for (const name of res.getHeaderNames()) res.removeHeader(name);
         res.writeHead(500, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', '21']);
