@@ -4,12 +4,12 @@ import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { Writable } from 'node:stream';
 import { loadSettings } from '../../shells/config.js';
-import { createLogger, logContext } from '../../shells/logger.js';
+import { logContext } from '../../shells/logger.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
+import { captureLogs } from '../support/logs.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { freePort, spawnServer, type SpawnedServer } from '../support/server.js';
@@ -274,16 +274,7 @@ describe('database pool', () => {
 });
 
 describe('the logger', () => {
-  function capture() {
-    const lines: Array<Record<string, any>> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()));
-        done();
-      },
-    });
-    return { lines, logger: createLogger({ logLevel: 'info' }, stream) };
-  }
+  const capture = captureLogs;
 
   it('adds the request id to every line written inside a request, however deep', async () => {
     const { lines, logger } = capture();

@@ -1,27 +1,18 @@
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import type { Principal, TokenVerifier } from '../../application/ports/token-verifier.js';
 import { loadSettings } from '../../shells/config.js';
-import { createLogger, inLogContext, logContext, type LogContext } from '../../shells/logger.js';
+import { inLogContext, logContext, type LogContext } from '../../shells/logger.js';
 import { createMcpHandler, mcpFront } from '../../shells/koa/mcp/endpoint.js';
 import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
 import { aPrincipal } from '../support/mothers.js';
+import { captureLogs } from '../support/logs.js';
 import { listenOn } from '../support/server.js';
 import { stubResources } from '../e2e/mcp-transport-fixtures.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ logLevel: 'info' }, stream) };
-}
+const capture = captureLogs;
 
 describe('shells: the request log context', () => {
   it("keeps each request's id on the lines its work writes, however deep, while requests overlap", async () => {
