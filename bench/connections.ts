@@ -14,15 +14,15 @@
  * a backend's CPU is read from /proc.
  */
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { publishReadSql, publishWriteSql } from '../adapters/typeorm/dashboard-sql.js';
+import { statementName } from '../adapters/typeorm/plain-reads.js';
 import type { PublishWrite } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { openTestDatabase } from '../test/support/database.js';
-import { fmt, machineLine, median, option, prependToSection } from './support.js';
+import { fmt, machineLine, median, option, page, prependToSection, schedstat } from './support.js';
 
 const ROUNDS = Number(option('rounds', '5'));
 const PUBLISHES = Number(option('publishes', '7'));
@@ -31,20 +31,12 @@ const SIZES = [
   { name: '5 MiB', bytes: 5 * 1024 * 1024 },
 ];
 
-/** An HTML table of `bytes`, each row different (so it compresses as a real page does, not as one repeated byte). */
-function page(bytes: number, salt: string): Buffer {
-  const rows: string[] = [`<!-- ${salt} --><table>`];
-  let size = rows[0]!.length;
-  for (let i = 0; size < bytes; i++) {
-    const row = `<tr><td>${i}</td><td>${(i * 7919) % 100_003}</td><td>region ${i % 17}</td></tr>`;
-    rows.push(row);
-    size += row.length;
-  }
-  return Buffer.from(rows.join('')).subarray(0, bytes);
-}
-
 /** CPU time (ms) the backend `pid` has run for. */
-const backendCpuMs = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+function backendCpuMs(pid: number): number {
+  const counted = schedstat(pid);
+  if (!counted) throw new Error(`no /proc schedstat for backend ${pid}: this bench needs PostgreSQL on this Linux host`);
+  return counted.runNs / 1e6;
+}
 
 interface Connection {
   client: pg.Client;
@@ -60,12 +52,10 @@ async function connect(url: string): Promise<{ connection: Connection; wallMs: n
   return { connection: { client, pid: rows[0]!.pid }, wallMs, backendMs: backendCpuMs(rows[0]!.pid) };
 }
 
-const named = (text: string) => `bench_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-
 /** One publish of `bytes` to a new slug of `owner`, as the store sends it: the read, then the write. */
 async function publish(connection: Connection, owner: OwnerRef, bytes: number): Promise<{ wallMs: number; backendMs: number }> {
   const slug = `p-${randomUUID()}`;
-  const body = page(bytes, slug);
+  const body = Buffer.from(page(bytes, slug));
   const sha256 = createHash('sha256').update(body).digest('hex');
   const now = new Date();
   const versionId = randomUUID();
@@ -77,7 +67,7 @@ async function publish(connection: Connection, owner: OwnerRef, bytes: number): 
   const cpuBefore = backendCpuMs(connection.pid);
   const startedAt = performance.now();
   for (const [text, values] of [publishReadSql(owner, slug), publishWriteSql(owner, slug, null, write, [{ sha256, bytes: body }], 20)]) {
-    await connection.client.query({ name: named(text), text, values });
+    await connection.client.query({ name: statementName(text), text, values });
   }
   return { wallMs: performance.now() - startedAt, backendMs: backendCpuMs(connection.pid) - cpuBefore };
 }

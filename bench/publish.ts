@@ -37,7 +37,7 @@ import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { sql } from '../test/support/refresh-fixtures.js';
 import { mintAccessToken } from '../test/support/tokens.js';
-import { appendToSection, fmt, freePort, machineLine, median, option, percentile, requireTool, runTool, runWrk } from './support.js';
+import { appendToSection, fmt, freePort, machineLine, median, option, page, percentile, requireTool, runTool, runWrk, schedstat } from './support.js';
 
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -79,18 +79,6 @@ interface Cpu {
   databaseMs: number;
   /** Shares of the wall time the server's event loop spent on a CPU and waiting for one (schedstat). */
   eventLoop?: { running: number; waiting: number };
-}
-
-/** A deterministic page of `size` ASCII bytes with nothing JSON, SQL or Lua would have to escape. */
-function page(size: number, seed = ''): string {
-  const rows: string[] = [`<!doctype html><html><body><!--${seed}--><table>\n`];
-  let length = rows[0]!.length;
-  for (let i = 0; length < size; i++) {
-    const row = `<tr><td>${i}</td><td>region-${i % 7}</td><td>${((i * 7919) % 100_000) / 100}</td></tr>\n`;
-    rows.push(row);
-    length += row.length;
-  }
-  return rows.join('').slice(0, size);
 }
 
 // ---------------------------------------------------------------- server child: the production server
@@ -274,21 +262,6 @@ async function pgbench(pgbenchPath: string, script: string, url: string, seconds
   }
   rmSync(logDir, { recursive: true, force: true });
   return { perSecond: Number(tps[1]), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), errors: failed ? Number(failed[1]) : 0 };
-}
-
-/**
- * The server's main thread (its event loop; its thread id is the process id) as the scheduler counts it: time
- * on a CPU and time runnable but waiting for one, in nanoseconds. The second is what the event loop loses to
- * the database's backends and the load generator on the two cores (docs/benchmarks.md, "Night of 2026-11-25");
- * null where /proc has no schedstat.
- */
-function schedstat(pid: number): { runNs: number; waitNs: number } | null {
-  try {
-    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
-    return { runNs: Number(run), waitNs: Number(wait) };
-  } catch {
-    return null; // no schedstat here (not Linux, or the process is gone): the column reads n/a
-  }
 }
 
 /** CPU seconds (user + system) a process has used, from /proc/PID/stat (fields 14 and 15, in clock ticks). */

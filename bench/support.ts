@@ -121,3 +121,30 @@ export function appendToSection(file: string, heading: string, intro: string, te
   else next = `${current.slice(0, at.end).trimEnd()}\n\n${text}\n${at.end < current.length ? `\n${current.slice(at.end)}` : ''}`;
   writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
 }
+
+/** A deterministic page of `size` ASCII bytes with nothing JSON, SQL or Lua would have to escape. */
+export function page(size: number, seed = ''): string {
+  const rows: string[] = [`<!doctype html><html><body><!--${seed}--><table>\n`];
+  let length = rows[0]!.length;
+  for (let i = 0; length < size; i++) {
+    const row = `<tr><td>${i}</td><td>region-${i % 7}</td><td>${((i * 7919) % 100_000) / 100}</td></tr>\n`;
+    rows.push(row);
+    length += row.length;
+  }
+  return rows.join('').slice(0, size);
+}
+
+/**
+ * The main thread of process `pid` (a server's event loop, a PostgreSQL backend; its thread id is the process
+ * id) as the scheduler counts it: time on a CPU and time runnable but waiting for one, in nanoseconds. For the
+ * publish bench's server the second is what the event loop loses to the database's backends and the load
+ * generator on the two cores (docs/benchmarks.md, "Night of 2026-11-25"); null where /proc has no schedstat.
+ */
+export function schedstat(pid: number): { runNs: number; waitNs: number } | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+    return { runNs: Number(run), waitNs: Number(wait) };
+  } catch {
+    return null; // no schedstat here (not Linux, or the process is gone): the column reads n/a
+  }
+}

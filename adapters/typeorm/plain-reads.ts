@@ -39,9 +39,14 @@ export class PlainReads {
   private nameOf(text: string): string {
     let name = this.names.get(text);
     if (name === undefined) {
-      name = `dashpub_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+      name = statementName(text);
       this.names.set(text, name);
     }
     return name;
   }
+}
+
+/** The name a statement text is prepared under: a digest of the text, so one name never stands for two texts. */
+export function statementName(text: string): string {
+  return `dashpub_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 }
