@@ -42,8 +42,12 @@ export function enterLogContext<T>(context: LogContext, work: () => T): { value:
   }
 }
 
-/** enterLogContext for work that has ended when its promise settles. */
-export function inLogContext<T>(context: LogContext, work: () => Promise<T>): Promise<T> {
+/**
+ * enterLogContext for work that has ended when its promise settles. Without a context (the caller already
+ * runs in one, or in none by choice) the work just runs.
+ */
+export function inLogContext<T>(context: LogContext | undefined, work: () => Promise<T>): Promise<T> {
+  if (!context) return work();
   const { value, release } = enterLogContext(context, work);
   value.then(release, release);
   return value;

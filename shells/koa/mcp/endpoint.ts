@@ -208,9 +208,9 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
         const tail = methods.fixedReplyTail(incoming.method, incoming.params);
         if (tail !== undefined) return send(200, withId(incoming.id, tail));
       }
-      return context ? inLogContext(context, () => answerOne(principal, incoming)) : answerOne(principal, incoming);
+      return inLogContext(context, () => answerOne(principal, incoming));
     }
-    return context ? inLogContext(context, () => answerBatch(principal, body)) : answerBatch(principal, body);
+    return inLogContext(context, () => answerBatch(principal, body));
   }
 
   async function answerBatch(principal: Principal, body: unknown[]): Promise<McpAnswer> {
@@ -253,8 +253,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
         return respond(req, remembered, context);
       }
       // Verifying asks the store, which may fail and log: in the context, all of it.
-      const verified = () => authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal)));
-      return context ? inLogContext(context, verified) : verified();
+      return inLogContext(context, () => authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal))));
     } catch (err) {
       return Promise.reject(err);
     }
