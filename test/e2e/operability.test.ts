@@ -274,10 +274,8 @@ describe('database pool', () => {
 });
 
 describe('the logger', () => {
-  const capture = captureLogs;
-
   it('adds the request id to every line written inside a request, however deep', async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     await logContext.run({ reqId: 'req-1' }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       logger.child({ component: 'deep' }).warn({ n: 1 }, 'inside');
@@ -288,7 +286,7 @@ describe('the logger', () => {
   });
 
   it('drops a failed query\'s parameters and redacts secret-named fields', () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     const err = Object.assign(new Error('insert failed'), { query: 'INSERT INTO files VALUES ($1, $2)', parameters: ['abc', 'file body'], driverError: { code: '23505', parameters: ['x'] } });
     logger.error({ err, form: { password: 'hunter2', code: 'c0de' } }, 'failed');
     expect(lines[0]!.err).to.deep.include({ message: 'insert failed', query: 'INSERT INTO files VALUES ($1, $2)' });

@@ -12,11 +12,9 @@ import { stubResources } from '../e2e/mcp-transport-fixtures.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const capture = captureLogs;
-
 describe('shells: the request log context', () => {
   it("keeps each request's id on the lines its work writes, however deep, while requests overlap", async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     const work = (name: string, wait: number) => async () => {
       await sleep(wait);
       logger.child({ component: 'deep' }).info({ name }, 'step');
@@ -30,7 +28,7 @@ describe('shells: the request log context', () => {
   });
 
   it('is off once no request is inside it: work a request left running logs without its id', async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     let later: Promise<void> = Promise.resolve();
     await inLogContext({ reqId: 'req-1' }, async () => {
       later = sleep(10).then(() => logger.info('after the request'));
