@@ -6,6 +6,7 @@
  * a page of a tag held by 1 in 1,000 dashboards. Rounds interleave the two owners; each round's p50 is
  * written with the plans (EXPLAIN) to the "Scale" section of docs/benchmarks.md. Then the rare tag's floor: the
  * same tag walk answering less of a row (FLOOR), for what a page of 51 costs against a page of 1 in any case.
+ * Then the same pages through `list_dashboards` over HTTP, with and without the list cache (bench/scale-endpoint.ts).
  *
  *   npm run bench:scale -- [--large 1000000] [--rounds 5] [--iterations 200]
  *
@@ -22,6 +23,8 @@ import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-sto
 import type { ListQuery } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { createTestDatabase } from '../test/support/database.js';
+import type { SpawnedServer } from '../test/support/server.js';
+import { closeAgent, createOwners, listedCount, listOverHttp, pageArguments, startEndpoint, type Endpoint, type EndpointServer } from './scale-endpoint.js';
 import { fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
 
 const SMALL = 1_000;
@@ -73,6 +76,13 @@ const CASES: Case[] = [
 
 async function timePage(store: TypeormDashboardStore, owner: OwnerRef, query: ListQuery): Promise<{ p50: number; p99: number; rows: number }> {
   return timeRead(async () => (await store.listWithCurrent(owner, query)).length);
+}
+
+/** The same page as list_dashboards over HTTP; `rows` is what the answer lists, read once outside the timed calls. */
+async function timeOverHttp(server: SpawnedServer, token: string, query: ListQuery): Promise<{ p50: number; p99: number; rows: number }> {
+  const args = pageArguments(query);
+  const listed = listedCount(await listOverHttp(server, token, args));
+  return { ...(await timeRead(async () => (await listOverHttp(server, token, args)).length)), rows: listed };
 }
 
 /** p50 and p99 of ITERATIONS calls of `read` (which answers its row count), after 20 to warm up. */
@@ -141,10 +151,13 @@ function row(name: string, r: Timed): string {
 async function main(): Promise<void> {
   const database = await createTestDatabase('dashpub_test_bench_scale');
   let dataSource: DataSource | null = null;
+  let endpoint: Endpoint | null = null;
   try {
     dataSource = await openDataSource(database.url, { poolSize: 2 });
-    const small: OwnerRef = { kind: 'user', id: randomUUID() };
-    const large: OwnerRef = { kind: 'user', id: randomUUID() };
+    // Real users, so the same owners can be listed through the MCP endpoint with their own tokens.
+    const [smallUser, largeUser] = await createOwners(database.url, ['owner-1k', 'owner-1m']);
+    const small: OwnerRef = { kind: 'user', id: smallUser!.id };
+    const large: OwnerRef = { kind: 'user', id: largeUser!.id };
     let started = performance.now();
     await load(dataSource, small, SMALL);
     await load(dataSource, large, LARGE);
@@ -183,6 +196,26 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`floor round ${round + 1}/${ROUNDS}: ${floor.map((r, i) => `${FLOOR[i]!.name} ${fmt(r.small[round]!, 2)} / ${fmt(r.large[round]!, 2)} ms`).join('; ')}\n`);
     }
+    // The same pages through the MCP endpoint (bench/scale-endpoint.ts), rounds interleaving owners and servers.
+    endpoint = await startEndpoint(database.url);
+    const servers: EndpointServer[] = ['uncached', 'cached'];
+    const overHttp: Record<string, Timed> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      const line: string[] = [];
+      for (const c of CASES) {
+        for (const server of servers) {
+          const r = (overHttp[`${c.name} ${server}`] ??= { small: [], large: [], rows: [0, 0] });
+          const serving = endpoint.servers[server];
+          const s = await timeOverHttp(serving, smallUser!.token, c.query(SMALL));
+          const l = await timeOverHttp(serving, largeUser!.token, c.query(LARGE));
+          r.small.push(s.p50);
+          r.large.push(l.p50);
+          r.rows = [s.rows, l.rows];
+          line.push(`${c.name} ${server} ${fmt(s.p50, 2)} / ${fmt(l.p50, 2)} ms`);
+        }
+      }
+      process.stdout.write(`endpoint round ${round + 1}/${ROUNDS}: ${line.join('; ')}\n`);
+    }
     const plans: string[] = [];
     for (const c of CASES) plans.push(`-- ${c.name}, ${LARGE.toLocaleString('en')} dashboards\n${await plan(dataSource, large, c.query(LARGE))}`);
 
@@ -212,6 +245,15 @@ async function main(): Promise<void> {
       ...floor.map((r, i) => row(FLOOR[i]!.name, r)),
       row('the listing statement (the rare-tag row above)', results[CASES[2]!.name]!),
       '',
+      'The same pages as an AI client reads them: `list_dashboards` over HTTP to `dashpub serve` with each owner\'s bearer token,',
+      'keep-alive, c1 (how issue 10 first measured them). `uncached` runs with `LIST_CACHE_MB=0`, so every answer is built: what a',
+      'page costs right after the owner changed something. `cached` is the default set-up, where a repeated page is answered',
+      `from the list cache. list_dashboards pages by 50, so a full page lists 50 (the store reads ${PAGE}). p50 ms of each round:`,
+      '',
+      `| page | server | listed at 1k / 1M | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1} 1k / 1M`).join(' | ')} | median 1k | median 1M | 1M ÷ 1k |`,
+      `|---|---|---|${'---|'.repeat(ROUNDS)}---|---|---|`,
+      ...CASES.flatMap((c) => servers.map((server) => row(`${c.name} | ${server}`, overHttp[`${c.name} ${server}`]!))),
+      '',
       'Targets: at 1M every page ≤ 1.5× its time at 1k and ≤ 5 ms p50. Plans at 1M (EXPLAIN ANALYZE of the prepared statement after five executions, one run):',
       '',
       '```',
@@ -221,6 +263,8 @@ async function main(): Promise<void> {
     ];
     prependToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Scale', `${lines.join('\n')}\n`);
   } finally {
+    closeAgent();
+    await endpoint?.close();
     await dataSource?.destroy();
     await database.drop();
   }

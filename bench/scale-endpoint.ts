@@ -1,0 +1,106 @@
+/**
+ * The scale bench's pages read as a user's AI client reads them: `list_dashboards` over HTTP to `dashpub serve`
+ * (real bearer tokens, keep-alive, c1), the way issue 10 first measured them. Two servers on the bench's
+ * database: one with the list cache off (`LIST_CACHE_MB=0`: every answer built, what a page costs right after
+ * a change) and one as operators run it (a repeated page answered from the cache).
+ */
+import http from 'node:http';
+import { AccountStore } from '../application/ports/account-store.js';
+import { encodeCursor } from '../application/dashboards/list-dashboards.js';
+import { buildContainer } from '../shells/container.js';
+import { loadSettings } from '../shells/config.js';
+import { spawnServer, type SpawnedServer } from '../test/support/server.js';
+import { mintAccessToken } from '../test/support/tokens.js';
+
+export type EndpointServer = 'uncached' | 'cached';
+
+export interface Endpoint {
+  servers: Record<EndpointServer, SpawnedServer>;
+  close(): Promise<void>;
+}
+
+/** The users the bench's two owners belong to (their ids own the bulk-loaded dashboards), and a token for each. */
+export async function createOwners(databaseUrl: string, handles: string[]): Promise<Array<{ id: string; token: string }>> {
+  const admin = await buildContainer({ ...loadSettings({ SECRET_KEY: 'dashpub-test-secret-key' }), databaseUrl, redisUrl: null }, { role: 'cli', refreshWorkers: false });
+  try {
+    const owners: Array<{ id: string; token: string }> = [];
+    for (const handle of handles) {
+      const user = await admin.container.get<AccountStore>(AccountStore).createUser({ handle, email: `${handle}@example.com`, passwordHash: null, plan: 'free' });
+      owners.push({ id: user.id, token: (await mintAccessToken(admin.container, { userId: user.id })).access_token });
+    }
+    return owners;
+  } finally {
+    await admin.close();
+  }
+}
+
+export async function startEndpoint(databaseUrl: string): Promise<Endpoint> {
+  const base = { DATABASE_URL: databaseUrl, REDIS_URL: '', LOG_LEVEL: 'warn' };
+  const uncached = await spawnServer({ ...base, LIST_CACHE_MB: '0' }, 120_000);
+  const cached = await spawnServer(base, 120_000).catch(async (err: unknown) => {
+    await uncached.close();
+    throw err;
+  });
+  return {
+    servers: { uncached, cached },
+    async close() {
+      await Promise.all([uncached.close(), cached.close()]);
+    },
+  };
+}
+
+/** list_dashboards' arguments for a bench page: the default page of 50, from a slug on (a cursor) or of a tag. */
+export function pageArguments(query: { afterSlug?: string; tag?: string }): Record<string, unknown> {
+  return { ...(query.afterSlug ? { cursor: encodeCursor(query.afterSlug) } : {}), ...(query.tag ? { tag: query.tag } : {}) };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * One list_dashboards call on a kept-alive connection; answers its body. Only HTTP 200 is checked here: the
+ * JSON is read once per page by `listedCount`, outside the timed calls, so the client's parsing is not timed.
+ */
+export function listOverHttp(server: SpawnedServer, token: string, args: Record<string, unknown>): Promise<string> {
+  const data = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_dashboards', arguments: args } });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        hostname: '127.0.0.1',
+        port: server.port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: {
+          host: server.hosts.api,
+          authorization: `Bearer ${token}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode === 200) resolve(text);
+          else reject(new Error(`list_dashboards answered HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** How many dashboards an answer lists; a refusal ends the bench, since it would time the wrong thing. */
+export function listedCount(text: string): number {
+  const answer = JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: { dashboards?: unknown[] } } };
+  const listed = answer.result?.structuredContent?.dashboards;
+  if (!listed || answer.result?.isError) throw new Error(`list_dashboards refused: ${text.slice(0, 300)}`);
+  return listed.length;
+}
+
+export function closeAgent(): void {
+  agent.destroy();
+}
