@@ -32,7 +32,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { spawnServer } from '../test/support/server.js';
-import { appendToSection, option, requireTool, runWrk } from './support.js';
+import { appendToSection, option, postMcp, requireTool, runWrk } from './support.js';
 import { mintAccessToken } from '../test/support/tokens.js';
 
 interface LoadResult {
@@ -118,35 +118,6 @@ async function listenAndReport(server: http.Server): Promise<void> {
 
 // ---------------------------------------------------------------- primary: set-up, load, report
 
-function post(port: number, host: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
-    const req = http.request(
-      {
-        hostname: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        agent: false,
-        headers: {
-          host,
-          authorization: `Bearer ${token}`,
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(data),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-
 /** A forked comparison server; resolves with its port. */
 function forkServer(role: 'koa' | 'sdk', payload: unknown, scratch: string): Promise<{ child: ChildProcess; port: number }> {
   const file = path.join(scratch, `${role}.json`);
@@ -207,7 +178,7 @@ export async function runMcpBench(): Promise<void> {
 
     const host = dashpub.hosts.api;
     for (let i = 0; i < 30; i++) {
-      const published = await post(dashpub.port, host, token, {
+      const published = await postMcp(dashpub.port, host, token, {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
@@ -215,19 +186,19 @@ export async function runMcpBench(): Promise<void> {
       });
       if (published.status !== 200 || published.text.includes('"isError":true')) throw new Error(`publish failed: ${published.text}`);
     }
-    const toolsList = await post(dashpub.port, host, token, TOOLS_LIST);
-    const listPage = await post(dashpub.port, host, token, LIST_DASHBOARDS);
+    const toolsList = await postMcp(dashpub.port, host, token, TOOLS_LIST);
+    const listPage = await postMcp(dashpub.port, host, token, LIST_DASHBOARDS);
     const tools = (JSON.parse(toolsList.text) as { result: { tools: Array<{ name: string; title: string; description: string; inputSchema: object; annotations: object }> } }).result.tools;
     const listed = (JSON.parse(listPage.text) as { result: { structuredContent: { dashboards: unknown[] } } }).result.structuredContent.dashboards;
     if (tools.length !== 18 || listed.length !== 20) throw new Error(`unexpected set-up: ${tools.length} tools, ${listed.length} dashboards listed`);
-    const uncachedPage = await post(uncached.port, uncached.hosts.api, token, LIST_DASHBOARDS);
+    const uncachedPage = await postMcp(uncached.port, uncached.hosts.api, token, LIST_DASHBOARDS);
     const uncachedListed = (JSON.parse(uncachedPage.text) as { result: { structuredContent: { dashboards: unknown[] } } }).result.structuredContent.dashboards;
     if (uncachedListed.length !== 20) throw new Error(`the uncached server lists ${uncachedListed.length} dashboards`);
 
     const koa = await forkServer('koa', { 'tools/list': toolsList.text, 'tools/call list_dashboards': listPage.text }, scratch);
     const sdk = await forkServer('sdk', tools, scratch);
     children.push(koa.child, sdk.child);
-    const sdkCheck = await post(sdk.port, '127.0.0.1', token, TOOLS_LIST);
+    const sdkCheck = await postMcp(sdk.port, '127.0.0.1', token, TOOLS_LIST);
     if (sdkCheck.status !== 200 || !sdkCheck.text.includes('"list_dashboards"')) throw new Error(`SDK server answers: ${sdkCheck.status} ${sdkCheck.text.slice(0, 200)}`);
 
     const ports: Record<Server, number> = { dashpub: dashpub.port, uncached: uncached.port, koa: koa.port, sdk: sdk.port };

@@ -11,6 +11,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { spawnServer, type SpawnedServer } from '../test/support/server.js';
 import { mintAccessToken } from '../test/support/tokens.js';
+import { postMcp } from './support.js';
 
 export type EndpointServer = 'uncached' | 'cached';
 
@@ -60,37 +61,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
  * One list_dashboards call on a kept-alive connection; answers its body. Only HTTP 200 is checked here: the
  * JSON is read once per page by `listedCount`, outside the timed calls, so the client's parsing is not timed.
  */
-export function listOverHttp(server: SpawnedServer, token: string, args: Record<string, unknown>): Promise<string> {
-  const data = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_dashboards', arguments: args } });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        hostname: '127.0.0.1',
-        port: server.port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          host: server.hosts.api,
-          authorization: `Bearer ${token}`,
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(data),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode === 200) resolve(text);
-          else reject(new Error(`list_dashboards answered HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
+export async function listOverHttp(server: SpawnedServer, token: string, args: Record<string, unknown>): Promise<string> {
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_dashboards', arguments: args } };
+  const { status, text } = await postMcp(server.port, server.hosts.api, token, body, agent);
+  if (status !== 200) throw new Error(`list_dashboards answered HTTP ${status}: ${text.slice(0, 300)}`);
+  return text;
 }
 
 /** How many dashboards an answer lists; a refusal ends the bench, since it would time the wrong thing. */

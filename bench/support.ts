@@ -1,6 +1,7 @@
 /** Helpers every benchmark shares: tools, ports, percentiles, machine line, docs sections. */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 
 /** The tests' helper: a port free a moment ago on 127.0.0.1. */
@@ -147,4 +148,37 @@ export function schedstat(pid: number): { runNs: number; waitNs: number } | null
   } catch {
     return null; // no schedstat here (not Linux, or the process is gone): the column reads n/a
   }
+}
+
+/**
+ * One JSON-RPC POST to a server's /mcp with a bearer token: its status and body. `agent: false` (the default)
+ * opens a connection for the call; pass a keep-alive agent to time calls on one connection.
+ */
+export function postMcp(port: number, host: string, token: string, body: unknown, agent: http.Agent | false = false): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const req = http.request(
+      {
+        hostname: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: {
+          host,
+          authorization: `Bearer ${token}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
 }
