@@ -355,12 +355,14 @@ export function isRefreshable(spec: DashboardSpec): boolean {
 
 /**
  * The same question on a spec as a version stores it, without parsing it again: any non-empty `queries`
- * object. What a dashboard's `refreshable` answers.
+ * object (parsing refuses anything else, so an array only comes from outside it). What a dashboard's
+ * `refreshable` answers; the stored column `dashboard_versions.refreshable` (migration 1700000015700) is the
+ * same rule in SQL, and the dashboard store's contract tests hold the two together.
  */
 export function isRefreshableSpec(spec: unknown): boolean {
   if (spec === null || typeof spec !== 'object') return false;
   const queries = (spec as { queries?: unknown }).queries;
-  return queries !== null && typeof queries === 'object' && Object.keys(queries).length > 0;
+  return queries !== null && typeof queries === 'object' && !Array.isArray(queries) && Object.keys(queries).length > 0;
 }
 
 export function queryIds(spec: DashboardSpec): string[] {

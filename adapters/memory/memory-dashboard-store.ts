@@ -1,6 +1,7 @@
 import { injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
 import { snapshotsToPrune } from '../../domain/versions.js';
+import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type {
   AliasRecord,
@@ -272,7 +273,8 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
   async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {
     const listed: ListedDashboard[] = [];
     for (const dashboard of await this.list(owner, query)) {
-      listed.push({ dashboard, current: await this.getVersion(dashboard.id, dashboard.currentVersionId) });
+      const current = await this.getVersion(dashboard.id, dashboard.currentVersionId);
+      listed.push({ dashboard, current: current && { id: current.id, files: current.files, refreshable: isRefreshableSpec(current.spec) } });
     }
     return listed;
   }

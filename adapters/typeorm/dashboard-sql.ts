@@ -9,6 +9,7 @@ import type {
   DashboardRecord,
   ListedDashboard,
   ListQuery,
+  Manifest,
   PublishState,
   PublishWrite,
   StoredFile,
@@ -23,9 +24,13 @@ const DASHBOARD_COLUMNS = `d.id, d.owner_kind, d.owner_id, d.slug, d.name, d.tag
 const VERSION_COLUMNS = `v.id AS v_id, v.seq AS v_seq, v.name AS v_name, v.created_at AS v_created_at,
   v.created_by AS v_created_by, v.files AS v_files, v.spec AS v_spec`;
 
+/** What a listing shows of the current version: the stored `refreshable`, never the spec (migration 1700000015700). */
+const LISTED_VERSION_COLUMNS = `v.id AS v_id, v.files AS v_files, v.refreshable AS v_refreshable`;
+
 /**
  * One page of an owner's dashboards in slug order. With a tag it walks dashboard_tags' (owner, tag, slug)
- * key, so a rare tag costs what a first page costs; with `withCurrent` each row carries its current version.
+ * key, so a rare tag costs what a first page costs; with `withCurrent` each row carries what a listing shows
+ * of its current version.
  */
 export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean): [string, unknown[]] {
   const params: unknown[] = [owner.id, owner.kind];
@@ -38,7 +43,7 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
   const from = tagged ? 'dashboard_tags t JOIN dashboards d ON d.id = t.dashboard_id' : 'dashboards d';
   const current = withCurrent ? 'LEFT JOIN dashboard_versions v ON v.id = d.current_version_id AND v.dashboard_id = d.id' : '';
   return [
-    `SELECT ${DASHBOARD_COLUMNS}${withCurrent ? `, ${VERSION_COLUMNS}` : ''}
+    `SELECT ${DASHBOARD_COLUMNS}${withCurrent ? `, ${LISTED_VERSION_COLUMNS}` : ''}
      FROM ${from} ${current}
      WHERE ${where.join(' AND ')}
      ORDER BY ${key} LIMIT ${param(query.limit)}`,
@@ -117,8 +122,10 @@ export function publishWriteSql(owner: OwnerRef, slug: string, rowVersion: strin
 }
 
 export function toListed(row: Row): ListedDashboard {
-  const dashboard = toDashboard(row);
-  return { dashboard, current: row.v_id == null ? null : toVersion(row, dashboard.id) };
+  return {
+    dashboard: toDashboard(row),
+    current: row.v_id == null ? null : { id: row.v_id as string, files: row.v_files as Manifest, refreshable: row.v_refreshable as boolean },
+  };
 }
 
 /** The `state` column of the statements above. */

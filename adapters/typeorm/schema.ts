@@ -40,6 +40,7 @@ import { FilesSortedBeforeBytes1700000015300 } from './migrations/1700000015300-
 import { TagsInsertedPerRow1700000015400 } from './migrations/1700000015400-tags-inserted-per-row.js';
 import { PublishGenericPlans1700000015500 } from './migrations/1700000015500-publish-generic-plans.js';
 import { PublishAnswersItsMiss1700000015600 } from './migrations/1700000015600-publish-answers-its-miss.js';
+import { VersionRefreshable1700000015700 } from './migrations/1700000015700-version-refreshable.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -85,4 +86,5 @@ export const MIGRATIONS: Function[] = [
   TagsInsertedPerRow1700000015400,
   PublishGenericPlans1700000015500,
   PublishAnswersItsMiss1700000015600,
+  VersionRefreshable1700000015700,
 ];

@@ -22,12 +22,13 @@ interface PageRow {
 /**
  * The page is cut first (filters and keyset on the owner's rows, in slug order, along the
  * `(owner_id, slug)` index) and only its rows get their last run and view total, each from its own
- * index: one statement whose cost follows the page size, not the owner's dashboard count.
+ * index: one statement whose cost follows the page size, not the owner's dashboard count. Whether a version
+ * refreshes is its stored column (migration 1700000015700): the kind filter reads no spec.
  */
 const PAGE_SQL = `
 WITH page AS (
   SELECT d.id, d.slug, d.name, d.tags, d.visibility, v.created_at AS published_at,
-         (jsonb_typeof(v.spec -> 'queries') = 'object' AND v.spec -> 'queries' <> '{}'::jsonb) IS TRUE AS refreshable
+         v.refreshable
     FROM dashboards d
     JOIN dashboard_versions v ON v.id = d.current_version_id
    WHERE d.owner_kind = $1 AND d.owner_id = $2
@@ -35,7 +36,7 @@ WITH page AS (
      AND ($4::text IS NULL OR strpos(d.slug, lower($4)) > 0 OR strpos(lower(d.name), lower($4)) > 0)
      AND ($5::text IS NULL OR $5 = ANY (d.tags))
      AND ($6::text IS NULL OR d.visibility = $6)
-     AND ($7::boolean IS NULL OR ((jsonb_typeof(v.spec -> 'queries') = 'object' AND v.spec -> 'queries' <> '{}'::jsonb) IS TRUE) = $7)
+     AND ($7::boolean IS NULL OR v.refreshable = $7)
    ORDER BY d.slug
    LIMIT $8
 )

@@ -22,12 +22,18 @@ export interface DashboardRef {
 }
 
 /**
+ * What a dashboard answer shows of its current version: the files, and whether it refreshes, which a version
+ * as loaded says through its spec and a listing's version says outright (a listing reads no spec).
+ */
+export type ShownVersion = Pick<VersionRecord, 'files'> & ({ spec: unknown } | { refreshable: boolean });
+
+/**
  * A dashboard as the dashboard use cases answer it: its record and the version its files and spec come
  * from (the current one). The shells present it (shells/presenters/dashboard-presenters.ts).
  */
 export interface CurrentDashboard {
   dashboard: DashboardRecord;
-  current: Pick<VersionRecord, 'files' | 'spec'>;
+  current: ShownVersion;
 }
 
 export interface Loaded {

@@ -53,10 +53,20 @@ export interface ListQuery {
   slug?: string;
 }
 
+/**
+ * What a listing shows of a dashboard's current version: its files, and whether its spec has queries
+ * (`isRefreshableSpec`). Not the spec itself, which may be megabytes (docs/decisions.md, "A listing reads no spec").
+ */
+export interface ListedVersion {
+  id: string;
+  files: Manifest;
+  refreshable: boolean;
+}
+
 /** A dashboard of a listing with its current version (null only if that version is missing). */
 export interface ListedDashboard {
   dashboard: DashboardRecord;
-  current: VersionRecord | null;
+  current: ListedVersion | null;
 }
 
 /**
@@ -128,7 +138,7 @@ export interface DashboardStore extends DashboardReads {
    */
   transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T>;
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
-  /** The same listing, each dashboard with its current version, read together. */
+  /** The same listing, each dashboard with what a listing shows of its current version, read together. */
   listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]>;
   /**
    * One publish to one slug: reads the slug and applies `decide`'s write as if the read had been made

@@ -1,6 +1,7 @@
 import type { DashboardRecord, Manifest, VersionRecord } from '../../application/ports/dashboard-store.js';
 import type { DashboardPage } from '../../application/dashboards/list-dashboards.js';
 import type { DashboardFound } from '../../application/dashboards/get-dashboard.js';
+import type { ShownVersion } from '../../application/dashboards/lookup.js';
 import type { VersionFound, VersionList, VersionRestored } from '../../application/dashboards/dashboard-versions.js';
 import type { Renamed } from '../../application/dashboards/rename-dashboard.js';
 import type { Updated } from '../../application/dashboards/update-dashboard.js';
@@ -67,7 +68,7 @@ export function filesJson(urls: UrlSettings, target: Target, slug: string, files
     }));
 }
 
-export function dashboardJson(urls: UrlSettings, target: Target, dashboard: DashboardRecord, current: Pick<VersionRecord, 'files' | 'spec'>): DashboardJson {
+export function dashboardJson(urls: UrlSettings, target: Target, dashboard: DashboardRecord, current: ShownVersion): DashboardJson {
   return {
     slug: dashboard.slug,
     name: dashboard.name,
@@ -80,7 +81,7 @@ export function dashboardJson(urls: UrlSettings, target: Target, dashboard: Dash
     connection: dashboard.connection,
     current_version_id: dashboard.currentVersionId,
     files: filesJson(urls, target, dashboard.slug, current.files),
-    refreshable: isRefreshableSpec(current.spec),
+    refreshable: 'refreshable' in current ? current.refreshable : isRefreshableSpec(current.spec),
     created_at: dashboard.createdAt.toISOString(),
     updated_at: dashboard.updatedAt.toISOString(),
   };

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { OwnerRef } from '../../domain/scope.js';
 import type { DashboardRecord, DashboardStore, DashboardWrites, PublishState, VersionRecord } from '../../application/ports/dashboard-store.js';
 import { AUTOMATIC_SNAPSHOTS_KEPT } from '../../domain/versions.js';
+import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import { refusal } from '../support/refusal.js';
 import { aDashboard } from '../support/mothers.js';
 import { DomainError } from '../../domain/errors.js';
@@ -260,6 +261,39 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect((await store.findDashboardById(record.id))!.currentVersionId).to.equal(listed[0].id);
     });
 
+    it('lists whether each current version refreshes by the spec rule, without the spec, and follows a new version', async () => {
+      const owner = user();
+      const specs: Record<string, unknown> = {
+        queries: { title: 'Q', queries: { n: { sql: 'SELECT 1 AS n' } }, panels: [] },
+        'no-queries': { title: 'S', data: { rows: [{ n: 1 }] }, panels: [] },
+        'empty-queries': { title: 'E', queries: {}, panels: [] },
+        'null-queries': { title: 'N', queries: null, panels: [] },
+        'array-queries': { title: 'A', queries: [{ sql: 'SELECT 1' }], panels: [] },
+        body: null,
+      };
+      for (const [slug, spec] of Object.entries(specs)) {
+        const record = dashboard(owner, slug);
+        await store.transaction(owner, async (tx) => {
+          await tx.insertDashboard(record);
+          await tx.insertVersion(version(record.id, 1, { id: record.currentVersionId, spec }));
+        });
+      }
+      const refreshable = async () =>
+        Object.fromEntries((await store.listWithCurrent(owner, { limit: 10 })).map(({ dashboard, current }) => [dashboard.slug, current!.refreshable]));
+      const expected = Object.fromEntries(Object.entries(specs).map(([slug, spec]) => [slug, isRefreshableSpec(spec)]));
+      expect(expected).to.deep.equal({ queries: true, 'no-queries': false, 'empty-queries': false, 'null-queries': false, 'array-queries': false, body: false });
+      expect(await refreshable()).to.deep.equal(expected);
+      for (const { current } of await store.listWithCurrent(owner, { limit: 10 })) expect(current).to.have.all.keys('id', 'files', 'refreshable');
+      // A new current version with queries turns a static dashboard refreshable.
+      const body = (await store.findDashboard(owner, 'body'))!;
+      const next = version(body.id, 2, { spec: specs.queries });
+      await store.transaction(owner, async (tx) => {
+        await tx.insertVersion(next);
+        await tx.updateDashboard(body.id, { currentVersionId: next.id });
+      });
+      expect((await refreshable()).body).to.equal(true);
+    });
+
     it('runs transactions of different owners side by side without mixing their writes', async () => {
       const owners = Array.from({ length: 5 }, user);
       await Promise.all(owners.map((owner) => publish(owner, 'same-slug')));
@@ -285,8 +319,8 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
         const listed = await store.listWithCurrent(owner, query);
         expect(listed.map((l) => l.dashboard)).to.deep.equal(await store.list(owner, query));
         for (const { dashboard, current } of listed) {
-          expect(current).to.deep.equal(await store.getVersion(dashboard.id, dashboard.currentVersionId));
-          expect(current).to.not.equal(null);
+          const version = (await store.getVersion(dashboard.id, dashboard.currentVersionId))!;
+          expect(current).to.deep.equal({ id: version.id, files: version.files, refreshable: false });
         }
       }
       const slugs = async (tag: string) => (await store.list(owner, { limit: 10, tag })).map((d) => d.slug);

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { DataSource } from 'typeorm';
+import { startEmbeddedPostgres } from '../../adapters/pglite/embedded-postgres.js';
+import { openDataSource } from '../../adapters/typeorm/data-source.js';
+import { VersionRefreshable1700000015700 } from '../../adapters/typeorm/migrations/1700000015700-version-refreshable.js';
+import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
+import type { OwnerRef } from '../../domain/scope.js';
+import { aDashboard } from '../support/mothers.js';
+import { openTestDatabase, whileMigratedDown } from '../support/database.js';
+
+const FILES = { 'index.html': { sha256: 'a'.repeat(64), size: 5, contentType: 'text/html; charset=utf-8' } };
+const WITH_QUERIES = { title: 'Q', queries: { n: { sql: 'SELECT 1 AS n' } }, panels: [] };
+const INLINE_ONLY = { title: 'S', data: { rows: [{ n: 1 }] }, panels: [] };
+
+/** A dashboard with one version of `spec`, written through the store's transaction writes (plain INSERTs). */
+async function insertWithSpec(store: TypeormDashboardStore, owner: OwnerRef, slug: string, spec: unknown): Promise<void> {
+  const now = new Date();
+  const record = aDashboard(owner, { slug, createdBy: randomUUID(), createdAt: now, updatedAt: now });
+  await store.transaction(owner, async (tx) => {
+    await tx.insertDashboard(record);
+    await tx.insertVersion({ id: record.currentVersionId, dashboardId: record.id, seq: 1, name: null, createdAt: now, createdBy: randomUUID(), files: FILES, spec });
+  });
+}
+
+/** One spec publish through `dashpub_publish`, the production publish path. */
+async function publishSpec(store: TypeormDashboardStore, owner: OwnerRef, slug: string, spec: unknown): Promise<void> {
+  await store.publish(owner, slug, [], (state) => {
+    const now = new Date();
+    const base = aDashboard(owner, { slug, createdBy: randomUUID(), createdAt: now, updatedAt: now });
+    const version = { id: randomUUID(), dashboardId: state.dashboard?.id ?? base.id, name: null, createdAt: now, createdBy: randomUUID(), files: FILES, spec };
+    const dashboard = state.dashboard ? { ...state.dashboard, currentVersionId: version.id, updatedAt: now } : { ...base, currentVersionId: version.id };
+    return { write: { dashboard, isNew: state.dashboard === null, version }, result: null };
+  });
+}
+
+async function listedRefreshable(store: TypeormDashboardStore, owner: OwnerRef): Promise<Record<string, boolean>> {
+  return Object.fromEntries((await store.listWithCurrent(owner, { limit: 10 })).map(({ dashboard, current }) => [dashboard.slug, current!.refreshable]));
+}
+
+/** The stored `refreshable` of migration 1700000015700, on PostgreSQL and on the embedded PGlite. */
+function describeVersionRefreshable(name: string, open: () => Promise<{ dataSource: DataSource; close(): Promise<void> }>): void {
+  describe(`dashboard_versions.refreshable (${name})`, function () {
+    this.timeout(120_000);
+    let dataSource: DataSource;
+    let close: () => Promise<void>;
+
+    before(async () => {
+      ({ dataSource, close } = await open());
+    });
+
+    after(async () => {
+      await close?.();
+    });
+
+    it('fills the versions stored before it, from their specs', async () => {
+      const owner: OwnerRef = { kind: 'user', id: randomUUID() };
+      const store = new TypeormDashboardStore(dataSource);
+      await whileMigratedDown(dataSource, new VersionRefreshable1700000015700(), async () => {
+        const [column] = await dataSource.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'dashboard_versions' AND column_name = 'refreshable'`);
+        expect(column.n).to.equal(0);
+        await insertWithSpec(store, owner, 'queries', WITH_QUERIES);
+        await insertWithSpec(store, owner, 'inline', INLINE_ONLY);
+        await insertWithSpec(store, owner, 'body', null);
+      });
+      expect(await listedRefreshable(new TypeormDashboardStore(dataSource), owner)).to.deep.equal({ body: false, inline: false, queries: true });
+    });
+
+    it('follows each publish through dashpub_publish, a new version with queries and one without', async () => {
+      const owner: OwnerRef = { kind: 'user', id: randomUUID() };
+      const store = new TypeormDashboardStore(dataSource, { preparedStatements: true });
+      await publishSpec(store, owner, 'report', INLINE_ONLY);
+      expect(await listedRefreshable(store, owner)).to.deep.equal({ report: false });
+      await publishSpec(store, owner, 'report', WITH_QUERIES);
+      expect(await listedRefreshable(store, owner)).to.deep.equal({ report: true });
+      await publishSpec(store, owner, 'report', null);
+      expect(await listedRefreshable(store, owner)).to.deep.equal({ report: false });
+    });
+
+    it('cannot be written: PostgreSQL keeps it from the spec', async () => {
+      const owner: OwnerRef = { kind: 'user', id: randomUUID() };
+      const store = new TypeormDashboardStore(dataSource);
+      await insertWithSpec(store, owner, 'fixed', INLINE_ONLY);
+      const refused = await dataSource.query(`UPDATE dashboard_versions SET refreshable = true`).then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      expect(refused).to.match(/can only be updated to DEFAULT/);
+      expect(await listedRefreshable(store, owner)).to.deep.equal({ fixed: false });
+    });
+  });
+}
+
+describeVersionRefreshable('PostgreSQL', openTestDatabase);
+
+describeVersionRefreshable('embedded PGlite', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dashpub-refreshable-'));
+  const embedded = await startEmbeddedPostgres(dataDir);
+  const dataSource = await openDataSource(embedded.url);
+  return {
+    dataSource,
+    async close() {
+      await dataSource.destroy().catch(() => undefined);
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
