@@ -16,6 +16,7 @@ import { postMcp } from './support.js';
 export type EndpointServer = 'uncached' | 'cached';
 
 export interface Endpoint {
+  /** The servers `startEndpoint` was asked for (only those). */
   servers: Record<EndpointServer, SpawnedServer>;
   close(): Promise<void>;
 }
@@ -35,19 +36,18 @@ export async function createOwners(databaseUrl: string, handles: string[]): Prom
   }
 }
 
-export async function startEndpoint(databaseUrl: string): Promise<Endpoint> {
+/** `dashpub serve` on the bench's database: the servers asked for, each its own process. */
+export async function startEndpoint(databaseUrl: string, which: EndpointServer[] = ['uncached', 'cached']): Promise<Endpoint> {
   const base = { DATABASE_URL: databaseUrl, REDIS_URL: '', LOG_LEVEL: 'warn' };
-  const uncached = await spawnServer({ ...base, LIST_CACHE_MB: '0' }, 120_000);
-  const cached = await spawnServer(base, 120_000).catch(async (err: unknown) => {
-    await uncached.close();
+  const started: Partial<Record<EndpointServer, SpawnedServer>> = {};
+  const close = () => Promise.all(Object.values(started).map((server) => server.close())).then(() => undefined);
+  try {
+    for (const server of which) started[server] = await spawnServer(server === 'uncached' ? { ...base, LIST_CACHE_MB: '0' } : base, 120_000);
+  } catch (err) {
+    await close();
     throw err;
-  });
-  return {
-    servers: { uncached, cached },
-    async close() {
-      await Promise.all([uncached.close(), cached.close()]);
-    },
-  };
+  }
+  return { servers: started as Record<EndpointServer, SpawnedServer>, close };
 }
 
 /** list_dashboards' arguments for a bench page: the default page of 50, from a slug on (a cursor) or of a tag. */
