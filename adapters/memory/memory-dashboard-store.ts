@@ -11,6 +11,7 @@ import type {
   DashboardWrites,
   ListedDashboard,
   ListQuery,
+  PublishDay,
   PublishDecision,
   PublishState,
   StoredFile,
@@ -268,6 +269,19 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
       .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
       .slice(0, limit)
       .map((d) => structuredClone(d));
+  }
+
+  async publishDays(owner: OwnerRef): Promise<PublishDay[]> {
+    const days: PublishDay[] = [];
+    for (const dashboard of await this.list(owner, { limit: Infinity })) {
+      const perDay = new Map<string, number>();
+      for (const version of await this.listVersions(dashboard.id)) {
+        const day = version.createdAt.toISOString().slice(0, 10);
+        perDay.set(day, (perDay.get(day) ?? 0) + 1);
+      }
+      for (const [day, count] of perDay) days.push({ dashboardId: dashboard.id, day, count });
+    }
+    return days;
   }
 
   async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {

@@ -52,6 +52,22 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
 }
 
 /**
+ * The owner's versions counted per dashboard and UTC day, in the order the port promises: dashboards by slug,
+ * then each one's days by their newest version. One statement over the versions' `dashboard_id` index, never
+ * a read per dashboard, and no spec read.
+ */
+export function publishDaysSql(owner: OwnerRef): [string, unknown[]] {
+  return [
+    `SELECT v.dashboard_id, to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
+     FROM dashboards d JOIN dashboard_versions v ON v.dashboard_id = d.id
+     WHERE d.owner_id = $1::uuid AND d.owner_kind = $2
+     GROUP BY d.slug, v.dashboard_id, day
+     ORDER BY d.slug, max(v.seq) DESC`,
+    [owner.id, owner.kind],
+  ];
+}
+
+/**
  * A publish's read of its slug: the dashboard with its row version (xmin) and current version, and any
  * alias with the slug it redirects to; always one row, which the read below hands back as one json column
  * (`state`). `dashpub_publish` answers a miss with the same select, written out in migration

@@ -13,12 +13,13 @@ import type {
   DashboardWrites,
   ListedDashboard,
   ListQuery,
+  PublishDay,
   PublishDecision,
   PublishState,
   StoredFile,
   VersionRecord,
 } from '../../application/ports/dashboard-store.js';
-import { listSql, publishReadSql, publishWriteSql, toListed, toPublishState } from './dashboard-sql.js';
+import { listSql, publishDaysSql, publishReadSql, publishWriteSql, toListed, toPublishState } from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
@@ -218,6 +219,11 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
     const [sql, params] = listSql(owner, query, false);
     return (await this.reads.rows(sql, params)).map((row) => toListed(row).dashboard);
+  }
+
+  async publishDays(owner: OwnerRef): Promise<PublishDay[]> {
+    const [sql, params] = publishDaysSql(owner);
+    return (await this.reads.rows(sql, params)).map((row) => ({ dashboardId: row.dashboard_id as string, day: row.day as string, count: row.count as number }));
   }
 
   async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {

@@ -102,6 +102,13 @@ export interface PublishDecision<T> {
   result: T;
 }
 
+/** How many versions of one dashboard were published on one UTC day (`YYYY-MM-DD`). */
+export interface PublishDay {
+  dashboardId: string;
+  day: string;
+  count: number;
+}
+
 export interface DashboardReads {
   findDashboard(owner: OwnerRef, slug: string): Promise<DashboardRecord | null>;
   findDashboardById(id: string): Promise<DashboardRecord | null>;
@@ -138,6 +145,11 @@ export interface DashboardStore extends DashboardReads {
    */
   transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T>;
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
+  /**
+   * The owner's versions counted per dashboard and UTC day, in one read (the `self` connection's `publishes`):
+   * dashboards in slug order, each one's days from the one of its newest version back.
+   */
+  publishDays(owner: OwnerRef): Promise<PublishDay[]>;
   /** The same listing, each dashboard with what a listing shows of its current version, read together. */
   listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]>;
   /**

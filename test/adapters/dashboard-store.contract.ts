@@ -294,6 +294,37 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect((await refreshable()).body).to.equal(true);
     });
 
+    it('counts an owner\'s versions per dashboard and UTC day in slug order, newest day first, and no one else\'s', async () => {
+      const owner = user();
+      const day = (iso: string) => new Date(iso);
+      // Versions by seq: the days go back and forth, so "newest first" means by seq, not by date.
+      const published: Record<string, string[]> = {
+        zeta: ['2026-11-20T23:59:59.999Z', '2026-11-21T00:00:00.000Z', '2026-11-21T12:00:00.000Z'],
+        alpha: ['2026-11-01T10:00:00.000Z', '2026-11-03T10:00:00.000Z', '2026-11-01T11:00:00.000Z', '2026-11-03T09:00:00.000Z'],
+        mid: ['2026-11-05T10:00:00.000Z'],
+      };
+      for (const [slug, times] of Object.entries(published)) {
+        const record = dashboard(owner, slug);
+        await store.transaction(owner, async (tx) => {
+          await tx.insertDashboard(record);
+          for (const [i, time] of times.entries()) {
+            const id = i === times.length - 1 ? record.currentVersionId : randomUUID();
+            await tx.insertVersion(version(record.id, i + 1, { id, createdAt: day(time) }));
+          }
+        });
+      }
+      await publish(user(), 'alpha');
+      const ids = Object.fromEntries(await Promise.all(Object.keys(published).map(async (slug) => [slug, (await store.findDashboard(owner, slug))!.id])));
+      expect(await store.publishDays(owner)).to.deep.equal([
+        { dashboardId: ids.alpha, day: '2026-11-03', count: 2 },
+        { dashboardId: ids.alpha, day: '2026-11-01', count: 2 },
+        { dashboardId: ids.mid, day: '2026-11-05', count: 1 },
+        { dashboardId: ids.zeta, day: '2026-11-21', count: 2 },
+        { dashboardId: ids.zeta, day: '2026-11-20', count: 1 },
+      ]);
+      expect(await store.publishDays(user())).to.deep.equal([]);
+    });
+
     it('runs transactions of different owners side by side without mixing their writes', async () => {
       const owners = Array.from({ length: 5 }, user);
       await Promise.all(owners.map((owner) => publish(owner, 'same-slug')));

@@ -7,6 +7,8 @@ import { ListDashboards, type ListQuery } from '../../application/dashboards/lis
 import { RenameDashboard } from '../../application/dashboards/rename-dashboard.js';
 import { GUESS_NEW_MAX_BYTES } from '../../adapters/typeorm/publish-guesses.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
+import type { SelfMetricsService } from '../../application/connections/self-metrics.js';
+import { SelfMetrics } from '../../application/ports/warehouse.js';
 import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -124,6 +126,21 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     const next = await list({ tag: 'rare', limit: 2, cursor: tagged.result.nextCursor });
     expect(next.result.dashboards.map((d) => d.dashboard.slug)).to.deep.equal(['many-08']);
     expect(next.result.nextCursor).to.equal(null);
+  });
+
+  it('gathers the self connection\'s tables in a fixed number of round trips, whatever the dashboard count', async () => {
+    for (let i = 0; i < 12; i++) await publish({ path: `self-${String(i).padStart(2, '0')}`, body: `<p>${i}</p>` });
+    await publish({ path: 'self-00', body: '<p>again</p>' });
+    const metrics = app.container.get<SelfMetricsService>(SelfMetrics);
+    const gathered = await counted(() => metrics.tables({ kind: 'user', id: ada.userId }));
+    const today = new Date().toISOString().slice(0, 10);
+    const publishes = gathered.result.publishes.filter((p) => String(p.slug).startsWith('self-'));
+    expect(publishes[0]).to.deep.include({ slug: 'self-00', count: 2 });
+    expect(publishes.map((p) => p.slug)).to.deep.equal(Array.from({ length: 12 }, (_, i) => `self-${String(i).padStart(2, '0')}`));
+    expect(publishes.every((p) => String(p.day) <= today)).to.equal(true);
+    expect(gathered.result.dashboards.length).to.be.greaterThan(12);
+    // One page of dashboards, one read of their publishes, one of their views, one of their runs.
+    expect(gathered.statements, gathered.statements.join('\n')).to.have.length.at.most(4);
   });
 
   it('looks the warehouse connection of a spec publish up once, though the spec runs on it', async () => {
