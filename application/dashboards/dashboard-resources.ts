@@ -31,7 +31,7 @@ export class DashboardResources {
     const missing = new DomainError('not_found', `No dashboard at ${handle}/${slug}`);
     if (!target) throw missing;
     const { dashboard, current } = await loadDashboard(this.store, target, slug, missing, true);
-    const files = (await this.served.manifest(dashboard)) ?? current.files;
+    const files = (await this.served.manifest(dashboard, current)) ?? current.files;
     const filename = pickFilename(undefined, files);
     return { body: await readBody(this.store, files, filename), contentType: files[filename].contentType, dashboard: dashboard.slug };
   }

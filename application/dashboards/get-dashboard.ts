@@ -86,7 +86,7 @@ export class GetDashboard {
       dashboard,
       current,
       aliasOf: viaAlias ? dashboard.slug : null,
-      body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard)) ?? current.files, bodyFile) : null,
+      body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard, current)) ?? current.files, bodyFile) : null,
     };
   }
 }

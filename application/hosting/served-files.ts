@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
+import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord } from '../ports/dashboard-store.js';
 import { LiveFiles } from '../refresh/live-files.js';
 
 /**
@@ -14,11 +14,15 @@ export class ServedFiles {
     @inject(LiveFiles) private readonly live: LiveFiles,
   ) {}
 
-  /** The filename → file manifest being served, or null when the dashboard has no readable version. */
-  async manifest(dashboard: DashboardRecord): Promise<Manifest | null> {
+  /**
+   * The filename → file manifest being served, or null when the dashboard has no readable version. A caller
+   * that has just loaded the current version passes it (`current`), so it is not read a second time.
+   */
+  async manifest(dashboard: DashboardRecord, current?: Pick<VersionRecord, 'id' | 'files'>): Promise<Manifest | null> {
+    const loaded = current?.id === dashboard.currentVersionId ? current : undefined;
     const [live, version] = await Promise.all([
       this.live.liveFilesFor(dashboard),
-      this.store.getVersion(dashboard.id, dashboard.currentVersionId),
+      loaded ?? this.store.getVersion(dashboard.id, dashboard.currentVersionId),
     ]);
     if (!version) return null;
     // A refresh re-renders only the spec's own files; any other file published beside them stays.

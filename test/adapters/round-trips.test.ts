@@ -5,6 +5,8 @@ import type { Principal } from '../../application/ports/token-verifier.js';
 import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { ListDashboards, type ListQuery } from '../../application/dashboards/list-dashboards.js';
 import { RenameDashboard } from '../../application/dashboards/rename-dashboard.js';
+import { GetDashboard } from '../../application/dashboards/get-dashboard.js';
+import { DashboardResources } from '../../application/dashboards/dashboard-resources.js';
 import { GUESS_NEW_MAX_BYTES } from '../../adapters/typeorm/publish-guesses.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import type { SelfMetricsService } from '../../application/connections/self-metrics.js';
@@ -141,6 +143,18 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     expect(gathered.result.dashboards.length).to.be.greaterThan(12);
     // One page of dashboards, one read of their publishes, one of their views, one of their runs.
     expect(gathered.statements, gathered.statements.join('\n')).to.have.length.at.most(4);
+  });
+
+  it('reads the current version once for get_dashboard with its body, and once for resources/read', async () => {
+    await publish({ path: 'read-once', body: '<h1>once</h1>' });
+    // Statements are kept to their first 400 characters: an entity read is known by its alias.
+    const versionReads = (statements: string[]) => statements.filter((s) => /\bdashboard_versions\b|"DashboardVersionEntity"/.test(s));
+    const got = await counted(() => app.container.get(GetDashboard).execute(ada, { slug: 'read-once', include_body: true }));
+    expect(got.result.body?.content).to.equal('<h1>once</h1>');
+    expect(versionReads(got.statements), got.statements.join('\n')).to.have.length(1);
+    const read = await counted(() => app.container.get(DashboardResources).read(ada, 'ada-trips', 'read-once'));
+    expect(read.result.body.content).to.equal('<h1>once</h1>');
+    expect(versionReads(read.statements), read.statements.join('\n')).to.have.length(1);
   });
 
   it('looks the warehouse connection of a spec publish up once, though the spec runs on it', async () => {
