@@ -11,6 +11,7 @@ import type {
   DashboardWrites,
   ListedDashboard,
   ListQuery,
+  Manifest,
   PublishDay,
   PublishDecision,
   PublishState,
@@ -269,6 +270,10 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
       .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
       .slice(0, limit)
       .map((d) => structuredClone(d));
+  }
+
+  async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {
+    return (await this.getVersion(dashboardId, versionId))?.files ?? null;
   }
 
   async publishDays(owner: OwnerRef): Promise<PublishDay[]> {

@@ -13,6 +13,7 @@ import type {
   DashboardWrites,
   ListedDashboard,
   ListQuery,
+  Manifest,
   PublishDay,
   PublishDecision,
   PublishState,
@@ -219,6 +220,12 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
     const [sql, params] = listSql(owner, query, false);
     return (await this.reads.rows(sql, params)).map((row) => toListed(row).dashboard);
+  }
+
+  async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {
+    if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
+    const rows = await this.reads.rows('SELECT files FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid', [versionId, dashboardId]);
+    return rows.length ? (rows[0]!.files as Manifest) : null;
   }
 
   async publishDays(owner: OwnerRef): Promise<PublishDay[]> {

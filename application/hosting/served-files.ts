@@ -19,14 +19,15 @@ export class ServedFiles {
    * that has just loaded the current version passes it (`current`), so it is not read a second time.
    */
   async manifest(dashboard: DashboardRecord, current?: Pick<VersionRecord, 'id' | 'files'>): Promise<Manifest | null> {
-    const loaded = current?.id === dashboard.currentVersionId ? current : undefined;
-    const [live, version] = await Promise.all([
+    const loaded = current?.id === dashboard.currentVersionId ? current.files : undefined;
+    // Only the files: the spec, which may be megabytes, is not what a host serves from.
+    const [live, files] = await Promise.all([
       this.live.liveFilesFor(dashboard),
-      loaded ?? this.store.getVersion(dashboard.id, dashboard.currentVersionId),
+      loaded ?? this.store.getVersionFiles(dashboard.id, dashboard.currentVersionId),
     ]);
-    if (!version) return null;
+    if (!files) return null;
     // A refresh re-renders only the spec's own files; any other file published beside them stays.
-    return live ? { ...version.files, ...live } : version.files;
+    return live ? { ...files, ...live } : files;
   }
 
   async bytes(sha256: string): Promise<Uint8Array | null> {

@@ -145,6 +145,8 @@ export interface DashboardStore extends DashboardReads {
    */
   transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T>;
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
+  /** One version's files, without its spec (what the dashboards host serves from); null as `getVersion`. */
+  getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null>;
   /**
    * The owner's versions counted per dashboard and UTC day, in one read (the `self` connection's `publishes`):
    * dashboards in slug order, each one's days from the one of its newest version back.

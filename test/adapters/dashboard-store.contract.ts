@@ -140,6 +140,10 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect(await store.getVersion(record.id, third.id)).to.deep.equal(third);
       expect(await store.getVersion(randomUUID(), third.id)).to.equal(null);
       expect(await store.getVersion(record.id, randomUUID())).to.equal(null);
+      expect(await store.getVersionFiles(record.id, second.id)).to.deep.equal(second.files);
+      expect(await store.getVersionFiles(record.id, third.id)).to.deep.equal(third.files);
+      expect(await store.getVersionFiles(randomUUID(), third.id)).to.equal(null);
+      expect(await store.getVersionFiles(record.id, 'not-a-uuid')).to.equal(null);
 
       const clash = await refusal(store.transaction(owner, (tx) => tx.insertVersion(version(record.id, 2))));
       expect(clash.code).to.equal('conflict');
