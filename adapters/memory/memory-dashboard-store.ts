@@ -17,6 +17,7 @@ import type {
   PublishState,
   StoredFile,
   VersionRecord,
+  VersionSummary,
 } from '../../application/ports/dashboard-store.js';
 
 interface Rows<V> {
@@ -270,6 +271,10 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
       .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
       .slice(0, limit)
       .map((d) => structuredClone(d));
+  }
+
+  async listVersionSummaries(dashboardId: string): Promise<VersionSummary[]> {
+    return (await this.listVersions(dashboardId)).map(({ spec, ...version }) => ({ ...version, kind: spec === null ? 'body' : 'spec' }));
   }
 
   async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {

@@ -19,6 +19,7 @@ import type {
   PublishState,
   StoredFile,
   VersionRecord,
+  VersionSummary,
 } from '../../application/ports/dashboard-store.js';
 import { listSql, publishDaysSql, publishReadSql, publishWriteSql, toListed, toPublishState } from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
@@ -220,6 +221,25 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
   async list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]> {
     const [sql, params] = listSql(owner, query, false);
     return (await this.reads.rows(sql, params)).map((row) => toListed(row).dashboard);
+  }
+
+  async listVersionSummaries(dashboardId: string): Promise<VersionSummary[]> {
+    if (!isUuid(dashboardId)) return [];
+    const rows = await this.reads.rows(
+      `SELECT id, seq, name, created_at, created_by, files, spec IS NOT NULL AS has_spec
+       FROM dashboard_versions WHERE dashboard_id = $1::uuid ORDER BY seq DESC`,
+      [dashboardId],
+    );
+    return rows.map((row) => ({
+      id: row.id as string,
+      dashboardId,
+      seq: row.seq as number,
+      name: row.name as string | null,
+      createdAt: row.created_at as Date,
+      createdBy: row.created_by as string,
+      files: row.files as Manifest,
+      kind: row.has_spec ? 'spec' : 'body',
+    }));
   }
 
   async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {

@@ -5,7 +5,7 @@ import { validateSlug } from '../../domain/names.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { ownerOf, type Target } from '../../domain/scope.js';
 import { Clock } from '../ports/clock.js';
-import { DashboardStore, type DashboardReads, type DashboardRecord, type VersionRecord } from '../ports/dashboard-store.js';
+import { DashboardStore, type DashboardReads, type DashboardRecord, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
@@ -21,7 +21,8 @@ export interface VersionRef extends DashboardRef {
 export interface VersionList {
   target: Target;
   dashboard: DashboardRecord;
-  versions: VersionRecord[];
+  /** Read without their specs (the store's summaries); a whole version presents the same. */
+  versions: Array<VersionSummary | VersionRecord>;
 }
 
 /** One version of a dashboard (named or unnamed as it now is), with a file's body when asked for. */
@@ -63,7 +64,7 @@ export class DashboardVersions {
     const target = await this.scopes.resolve(principal, ref.workspace);
     const slug = validateSlug(ref.slug);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
-    const snapshots = (await this.store.listVersions(loaded.dashboard.id))
+    const snapshots = (await this.store.listVersionSummaries(loaded.dashboard.id))
       .filter((v) => v.id !== loaded.dashboard.currentVersionId)
       .slice(0, VERSIONS_LISTED);
     return { target, dashboard: loaded.dashboard, versions: snapshots };

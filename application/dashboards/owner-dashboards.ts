@@ -15,7 +15,7 @@ import { nextRuns } from '../refresh/cron.js';
 import { ManageRefresh } from '../refresh/manage-refresh.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { DeleteDashboard } from './delete-dashboard.js';
-import { DashboardVersions } from './dashboard-versions.js';
+import { DashboardVersions, type VersionList } from './dashboard-versions.js';
 import { GetDashboard } from './get-dashboard.js';
 import { decodeCursor, encodeCursor } from './list-dashboards.js';
 import { RenameDashboard } from './rename-dashboard.js';
@@ -62,7 +62,7 @@ export interface DashboardDetail {
   /** The old slugs a rename left behind. */
   aliases: AliasRecord[];
   /** The snapshots, as list_dashboard_versions lists them. */
-  versions: VersionRecord[];
+  versions: VersionList['versions'];
   /** The schedule in force (cron and zone, or null), its next runs, and get_refresh_status's warnings. */
   refresh: { schedule: string | null; timezone: string | null; nextRuns: Date[]; warnings: string[] };
   runs: RefreshRun[];

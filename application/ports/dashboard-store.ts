@@ -39,6 +39,11 @@ export interface VersionRecord {
   spec: unknown | null;
 }
 
+/** A version without its spec, as version lists show it: `kind` says whether it has one. */
+export interface VersionSummary extends Omit<VersionRecord, 'spec'> {
+  kind: 'body' | 'spec';
+}
+
 export interface AliasRecord {
   owner: OwnerRef;
   slug: string;
@@ -145,6 +150,8 @@ export interface DashboardStore extends DashboardReads {
    */
   transaction<T>(owner: OwnerRef, work: (tx: DashboardWrites) => Promise<T>): Promise<T>;
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
+  /** `listVersions` without the specs, which may be megabytes each (list_dashboard_versions shows none). */
+  listVersionSummaries(dashboardId: string): Promise<VersionSummary[]>;
   /** One version's files, without its spec (what the dashboards host serves from); null as `getVersion`. */
   getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null>;
   /**

@@ -1,4 +1,4 @@
-import type { DashboardRecord, Manifest, VersionRecord } from '../../application/ports/dashboard-store.js';
+import type { DashboardRecord, Manifest, VersionRecord, VersionSummary } from '../../application/ports/dashboard-store.js';
 import type { DashboardPage } from '../../application/dashboards/list-dashboards.js';
 import type { DashboardFound } from '../../application/dashboards/get-dashboard.js';
 import type { ShownVersion } from '../../application/dashboards/lookup.js';
@@ -87,7 +87,8 @@ export function dashboardJson(urls: UrlSettings, target: Target, dashboard: Dash
   };
 }
 
-export function versionJson(version: VersionRecord, currentVersionId: string): VersionJson {
+/** A version as the versions tools and pages show it; a list's versions come without their specs (`kind`). */
+export function versionJson(version: VersionRecord | VersionSummary, currentVersionId: string): VersionJson {
   return {
     version_id: version.id,
     seq: version.seq,
@@ -97,7 +98,7 @@ export function versionJson(version: VersionRecord, currentVersionId: string): V
     files: Object.entries(version.files)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([filename, entry]) => ({ filename, size: entry.size })),
-    kind: version.spec === null ? 'body' : 'spec',
+    kind: 'kind' in version ? version.kind : version.spec === null ? 'body' : 'spec',
   };
 }
 

@@ -140,6 +140,11 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect(await store.getVersion(record.id, third.id)).to.deep.equal(third);
       expect(await store.getVersion(randomUUID(), third.id)).to.equal(null);
       expect(await store.getVersion(record.id, randomUUID())).to.equal(null);
+      expect(await store.listVersionSummaries(record.id)).to.deep.equal(
+        [third, second, first].map(({ spec, ...rest }) => ({ ...rest, kind: spec === null ? 'body' : 'spec' })),
+      );
+      expect(await store.listVersionSummaries(randomUUID())).to.deep.equal([]);
+      expect(await store.listVersionSummaries('not-a-uuid')).to.deep.equal([]);
       expect(await store.getVersionFiles(record.id, second.id)).to.deep.equal(second.files);
       expect(await store.getVersionFiles(record.id, third.id)).to.deep.equal(third.files);
       expect(await store.getVersionFiles(randomUUID(), third.id)).to.equal(null);
