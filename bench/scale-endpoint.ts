@@ -58,14 +58,20 @@ export function pageArguments(query: { afterSlug?: string; tag?: string }): Reco
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /**
- * One list_dashboards call on a kept-alive connection; answers its body. Only HTTP 200 is checked here: the
- * JSON is read once per page by `listedCount`, outside the timed calls, so the client's parsing is not timed.
+ * One tool call on a kept-alive connection; answers its body. HTTP 200 and a result that is not a refusal are
+ * checked by text, not by parsing (a list's JSON is read once per page by `listedCount`, outside the timed
+ * calls), so the client's parsing is not timed.
  */
-export async function listOverHttp(server: SpawnedServer, token: string, args: Record<string, unknown>): Promise<string> {
-  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_dashboards', arguments: args } };
+export async function callOverHttp(server: SpawnedServer, token: string, name: string, args: Record<string, unknown>): Promise<string> {
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } };
   const { status, text } = await postMcp(server.port, server.hosts.api, token, body, agent);
-  if (status !== 200) throw new Error(`list_dashboards answered HTTP ${status}: ${text.slice(0, 300)}`);
+  if (status !== 200 || text.includes('"isError":true')) throw new Error(`${name} answered HTTP ${status}: ${text.slice(0, 300)}`);
   return text;
+}
+
+/** One list_dashboards call (`callOverHttp`). */
+export function listOverHttp(server: SpawnedServer, token: string, args: Record<string, unknown>): Promise<string> {
+  return callOverHttp(server, token, 'list_dashboards', args);
 }
 
 /** How many dashboards an answer lists; a refusal ends the bench, since it would time the wrong thing. */

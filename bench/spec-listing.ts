@@ -5,7 +5,8 @@
  * rounds interleaving the owners: the store's listing statement (TypeormDashboardStore.listWithCurrent,
  * prepared as production runs it), the web app's dashboards page read filtered to refreshable dashboards
  * (TypeormDashboardCatalog.page), and `list_dashboards` over HTTP to `dashpub serve` with the list cache off
- * (`LIST_CACHE_MB=0`: every answer built, what a page costs right after a change). A listing shows whether a
+ * (`LIST_CACHE_MB=0`: every answer built, what a page costs right after a change), and `list_dashboard_versions`
+ * of a dashboard with SNAPSHOTS snapshots of the same content. A listing shows whether a
  * dashboard refreshes and nothing else of its spec (docs/decisions.md, "A listing reads no spec"), so the two
  * pages should cost the same; each round's p50 goes to the "Spec listing" section of docs/benchmarks.md.
  *
@@ -21,10 +22,12 @@ import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-c
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { createTestDatabase } from '../test/support/database.js';
-import { closeAgent, createOwners, listedCount, listOverHttp, startEndpoint, type Endpoint } from './scale-endpoint.js';
+import { callOverHttp, closeAgent, createOwners, listedCount, listOverHttp, startEndpoint, type Endpoint } from './scale-endpoint.js';
 import { fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
 
 const DASHBOARDS = 50;
+/** Snapshots of each owner's first dashboard, which list_dashboard_versions lists. */
+const SNAPSHOTS = 20;
 const ROWS = Number(option('rows', '1000'));
 const ROUNDS = Number(option('rounds', '5'));
 const ITERATIONS = Number(option('iterations', '200'));
@@ -55,6 +58,14 @@ async function load(dataSource: DataSource, owner: OwnerRef, rows: number): Prom
             END
      FROM generate_series(0, $2 - 1) AS i`,
     [owner.id, DASHBOARDS, rows],
+  );
+  // The first dashboard's earlier versions: SNAPSHOTS more of the same content, for list_dashboard_versions.
+  await dataSource.query(
+    `INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+     SELECT gen_random_uuid(), v.dashboard_id, 1 + s, NULL, now() - s * interval '1 minute', v.created_by, v.files, v.spec
+     FROM dashboard_versions v CROSS JOIN generate_series(1, $2) AS s
+     WHERE v.id = md5($1 || 'v' || 0)::uuid`,
+    [owner.id, SNAPSHOTS],
   );
 }
 
@@ -105,16 +116,19 @@ async function main(): Promise<void> {
     const statement: Pair = { body: [], spec: [] };
     const page: Pair = { body: [], spec: [] };
     const overHttp: Pair = { body: [], spec: [] };
+    const versionsOverHttp: Pair = { body: [], spec: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const kind of ['body', 'spec'] as const) {
         statement[kind].push(await timeRead(() => store.listWithCurrent(owners[kind], { limit: DASHBOARDS + 1 })));
         page[kind].push(await timeRead(() => catalog.page(owners[kind], { limit: DASHBOARDS + 1, kind: kinds[kind], viewsFromDay })));
         overHttp[kind].push(await timeRead(() => listOverHttp(server, tokens[kind], {})));
+        versionsOverHttp[kind].push(await timeRead(() => callOverHttp(server, tokens[kind], 'list_dashboard_versions', { slug: 'd-000' })));
       }
       process.stdout.write(
         `round ${round + 1}/${ROUNDS}: statement ${fmt(statement.body[round]!, 2)} / ${fmt(statement.spec[round]!, 2)} ms; ` +
           `dashboards page ${fmt(page.body[round]!, 2)} / ${fmt(page.spec[round]!, 2)} ms; ` +
-          `list_dashboards ${fmt(overHttp.body[round]!, 2)} / ${fmt(overHttp.spec[round]!, 2)} ms (body / spec)\n`,
+          `list_dashboards ${fmt(overHttp.body[round]!, 2)} / ${fmt(overHttp.spec[round]!, 2)} ms; ` +
+          `list_dashboard_versions ${fmt(versionsOverHttp.body[round]!, 2)} / ${fmt(versionsOverHttp.spec[round]!, 2)} ms (body / spec)\n`,
       );
     }
 
@@ -125,13 +139,15 @@ async function main(): Promise<void> {
       `refreshable spec dashboards whose specs each carry ${ROWS.toLocaleString('en')} rows of inline data (${fmt(size.text / 1024, 0)} KB of JSON each, ${fmt(size.stored / 1024, 0)} KB`,
       `stored). Each page read ${ITERATIONS} times at c1, rounds interleaving the owners: the store's listing statement (limit ${DASHBOARDS + 1}), the web app's`,
       'dashboards page read (TypeormDashboardCatalog; the spec owner\'s filtered to refreshable dashboards, the body owner\'s unfiltered, the same',
-      'rows), and `list_dashboards` over HTTP with the list cache off (`LIST_CACHE_MB=0`, every answer built). p50 ms of each round, body / spec:',
+      'rows), `list_dashboards` over HTTP with the list cache off (`LIST_CACHE_MB=0`, every answer built), and `list_dashboard_versions` of',
+      `each owner's first dashboard, which has ${SNAPSHOTS} snapshots of the same content. p50 ms of each round, body / spec:`,
       '',
       `| read | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`).join(' | ')} | median body | median spec | spec ÷ body |`,
       `|---|${'---|'.repeat(ROUNDS)}---|---|---|`,
       row('listing statement', statement),
       row('dashboards page read', page),
       row('list_dashboards, built', overHttp),
+      row(`list_dashboard_versions, ${SNAPSHOTS} snapshots`, versionsOverHttp),
       '',
       'A listing shows whether a dashboard refreshes and nothing else of its spec (docs/decisions.md, "A listing reads no spec"),',
       'so the spec page should cost what the body page costs, whatever its specs carry.',

@@ -8,7 +8,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardReads, type DashboardRecord, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
+import { findBySlug, loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
 import { commitNewVersion, pruneSnapshots } from './versioning.js';
 import { parseIncludeBody, pickFilename, readBody, type BodyRequest, type BodyView } from './get-dashboard.js';
 
@@ -63,7 +63,7 @@ export class DashboardVersions {
   async list(principal: Principal, ref: DashboardRef): Promise<VersionList> {
     const target = await this.scopes.resolve(principal, ref.workspace);
     const slug = validateSlug(ref.slug);
-    const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
+    const loaded = await findBySlug(this.store, target, slug, noDashboardInAccount(slug), true);
     const snapshots = (await this.store.listVersionSummaries(loaded.dashboard.id))
       .filter((v) => v.id !== loaded.dashboard.currentVersionId)
       .slice(0, VERSIONS_LISTED);

@@ -51,6 +51,20 @@ export async function loadDashboard(
   notFound: DomainError,
   followAliases: boolean,
 ): Promise<Loaded> {
+  const { dashboard, viaAlias } = await findBySlug(reads, target, slug, notFound, followAliases);
+  const current = await reads.getVersion(dashboard.id, dashboard.currentVersionId);
+  if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
+  return { dashboard, current, viaAlias };
+}
+
+/** `loadDashboard` without reading the current version (and its spec), for a caller that needs only the record. */
+export async function findBySlug(
+  reads: DashboardReads,
+  target: Target,
+  slug: string,
+  notFound: DomainError,
+  followAliases: boolean,
+): Promise<Omit<Loaded, 'current'>> {
   const owner = ownerOf(target);
   let dashboard = await reads.findDashboard(owner, slug);
   let viaAlias: string | null = null;
@@ -62,9 +76,7 @@ export async function loadDashboard(
     }
   }
   if (!dashboard) throw notFound;
-  const current = await reads.getVersion(dashboard.id, dashboard.currentVersionId);
-  if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
-  return { dashboard, current, viaAlias };
+  return { dashboard, viaAlias };
 }
 
 const LIST_PAGE = 200;
