@@ -14,6 +14,7 @@ import type {
   PublishWrite,
   StoredFile,
   VersionRecord,
+  VersionSummary,
 } from '../../application/ports/dashboard-store.js';
 
 type Row = Record<string, unknown>;
@@ -49,6 +50,26 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
      ORDER BY ${key} LIMIT ${param(query.limit)}`,
     params,
   ];
+}
+
+/** A dashboard's versions, newest first, without their specs: `spec IS NOT NULL` reads no spec. `$1` the dashboard. */
+export const VERSION_SUMMARIES_SQL = `SELECT id, seq, name, created_at, created_by, files, spec IS NOT NULL AS has_spec
+  FROM dashboard_versions WHERE dashboard_id = $1::uuid ORDER BY seq DESC`;
+
+/** One version's files alone. `$1` the version, `$2` its dashboard. */
+export const VERSION_FILES_SQL = 'SELECT files FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid';
+
+export function toVersionSummary(row: Row, dashboardId: string): VersionSummary {
+  return {
+    id: row.id as string,
+    dashboardId,
+    seq: row.seq as number,
+    name: row.name as string | null,
+    createdAt: row.created_at as Date,
+    createdBy: row.created_by as string,
+    files: row.files as Manifest,
+    kind: row.has_spec ? 'spec' : 'body',
+  };
 }
 
 /**

@@ -21,7 +21,17 @@ import type {
   VersionRecord,
   VersionSummary,
 } from '../../application/ports/dashboard-store.js';
-import { listSql, publishDaysSql, publishReadSql, publishWriteSql, toListed, toPublishState } from './dashboard-sql.js';
+import {
+  listSql,
+  publishDaysSql,
+  publishReadSql,
+  publishWriteSql,
+  toListed,
+  toPublishState,
+  toVersionSummary,
+  VERSION_FILES_SQL,
+  VERSION_SUMMARIES_SQL,
+} from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
@@ -225,26 +235,12 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
 
   async listVersionSummaries(dashboardId: string): Promise<VersionSummary[]> {
     if (!isUuid(dashboardId)) return [];
-    const rows = await this.reads.rows(
-      `SELECT id, seq, name, created_at, created_by, files, spec IS NOT NULL AS has_spec
-       FROM dashboard_versions WHERE dashboard_id = $1::uuid ORDER BY seq DESC`,
-      [dashboardId],
-    );
-    return rows.map((row) => ({
-      id: row.id as string,
-      dashboardId,
-      seq: row.seq as number,
-      name: row.name as string | null,
-      createdAt: row.created_at as Date,
-      createdBy: row.created_by as string,
-      files: row.files as Manifest,
-      kind: row.has_spec ? 'spec' : 'body',
-    }));
+    return (await this.reads.rows(VERSION_SUMMARIES_SQL, [dashboardId])).map((row) => toVersionSummary(row, dashboardId));
   }
 
   async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {
     if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
-    const rows = await this.reads.rows('SELECT files FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid', [versionId, dashboardId]);
+    const rows = await this.reads.rows(VERSION_FILES_SQL, [versionId, dashboardId]);
     return rows.length ? (rows[0]!.files as Manifest) : null;
   }
 
