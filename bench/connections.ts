@@ -13,8 +13,6 @@
  * PostgreSQL on this host, where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test):
  * a backend's CPU is read from /proc.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { publishReadSql, publishWriteSql } from '../adapters/typeorm/dashboard-sql.js';
@@ -22,7 +20,7 @@ import { statementName } from '../adapters/typeorm/plain-reads.js';
 import type { PublishWrite } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { openTestDatabase } from '../test/support/database.js';
-import { fmt, machineLine, median, option, page, prependToSection, schedstat } from './support.js';
+import { BENCHMARKS_FILE, fmt, machineLine, median, option, page, prependToSection, schedstat } from './support.js';
 
 const ROUNDS = Number(option('rounds', '5'));
 const PUBLISHES = Number(option('publishes', '7'));
@@ -142,7 +140,7 @@ function report(results: Map<string, { fresh: Series; warm: Series }>, startups:
       `${fmt(median(startups.map((s) => s.backendMs)), 2)} ms of the new backend's CPU, over ${startups.length} connections.`,
     '',
   ];
-  prependToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Connections', `${lines.join('\n')}\n`);
+  prependToSection(BENCHMARKS_FILE, '## Connections', `${lines.join('\n')}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

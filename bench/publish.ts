@@ -37,7 +37,7 @@ import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { sql } from '../test/support/refresh-fixtures.js';
 import { mintAccessToken } from '../test/support/tokens.js';
-import { appendToSection, fmt, freePort, machineLine, median, option, page, percentile, requireTool, runTool, runWrk, schedstat } from './support.js';
+import { appendToSection, BENCHMARKS_FILE, fmt, freePort, machineLine, median, option, page, percentile, requireTool, runTool, runWrk, schedstat } from './support.js';
 
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -587,7 +587,7 @@ function report(rounds: Round[], big: BigResult): void {
     }
   }
   lines.push(bigLine(big));
-  appendToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Publish', INTRO, lines.join('\n'));
+  appendToSection(BENCHMARKS_FILE, '## Publish', INTRO, lines.join('\n'));
 }
 
 if (process.argv.includes('--server')) {

@@ -12,8 +12,6 @@
  *
  * PostgreSQL is where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -25,7 +23,7 @@ import type { OwnerRef } from '../domain/scope.js';
 import { createTestDatabase } from '../test/support/database.js';
 import type { SpawnedServer } from '../test/support/server.js';
 import { closeAgent, createOwners, listedCount, listOverHttp, pageArguments, startEndpoint, type Endpoint, type EndpointServer } from './scale-endpoint.js';
-import { fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
+import { BENCHMARKS_FILE, fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
 
 const SMALL = 1_000;
 const LARGE = Number(option('large', '1000000'));
@@ -261,7 +259,7 @@ async function main(): Promise<void> {
       '```',
       '',
     ];
-    prependToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Scale', `${lines.join('\n')}\n`);
+    prependToSection(BENCHMARKS_FILE, '## Scale', `${lines.join('\n')}\n`);
   } finally {
     closeAgent();
     await endpoint?.close();

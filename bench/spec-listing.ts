@@ -14,8 +14,6 @@
  *
  * PostgreSQL is where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../adapters/typeorm/data-source.js';
 import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-catalog.js';
@@ -23,7 +21,7 @@ import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-sto
 import type { OwnerRef } from '../domain/scope.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { callOverHttp, closeAgent, createOwners, listedCount, listOverHttp, startEndpoint, type Endpoint } from './scale-endpoint.js';
-import { fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
+import { BENCHMARKS_FILE, fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
 
 const DASHBOARDS = 50;
 /** Snapshots of each owner's first dashboard, which list_dashboard_versions lists. */
@@ -153,7 +151,7 @@ async function main(): Promise<void> {
       'so the spec page should cost what the body page costs, whatever its specs carry.',
       '',
     ];
-    prependToSection(path.join(fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url))), '## Spec listing', `${lines.join('\n')}\n`);
+    prependToSection(BENCHMARKS_FILE, '## Spec listing', `${lines.join('\n')}\n`);
   } finally {
     closeAgent();
     await endpoint?.close();

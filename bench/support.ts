@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 
 /** The tests' helper: a port free a moment ago on 127.0.0.1. */
@@ -90,6 +91,9 @@ function sectionAt(text: string, heading: string): { start: number; end: number 
   const after = text.indexOf('\n## ', start + heading.length);
   return { start, end: after < 0 ? text.length : after + 1 };
 }
+
+/** docs/benchmarks.md, where every bench writes its runs. */
+export const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
 /** Replaces (or appends) one `## heading` section of a markdown file. */
 export function writeSection(file: string, heading: string, section: string): void {

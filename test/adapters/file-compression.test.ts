@@ -1,16 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { startEmbeddedPostgres } from '../../adapters/pglite/embedded-postgres.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
 import { FileCompression1700000015000 } from '../../adapters/typeorm/migrations/1700000015000-file-compression.js';
 import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { aDashboard } from '../support/mothers.js';
-import { openTestDatabase } from '../support/database.js';
+import { openEmbeddedDatabase, openTestDatabase } from '../support/database.js';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -105,20 +100,4 @@ function describeFileCompression(name: string, open: () => Promise<{ dataSource:
 describeFileCompression('PostgreSQL', openTestDatabase, 'lz4');
 
 // PGlite is built without LZ4: the migration keeps pglz there.
-describeFileCompression(
-  'embedded PGlite',
-  async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dashpub-compression-'));
-    const embedded = await startEmbeddedPostgres(dataDir);
-    const dataSource = await openDataSource(embedded.url);
-    return {
-      dataSource,
-      async close() {
-        await dataSource.destroy().catch(() => undefined);
-        await embedded.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  },
-  'pglz',
-);
+describeFileCompression('embedded PGlite', () => openEmbeddedDatabase('dashpub-compression'), 'pglz');

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { startEmbeddedPostgres } from '../../adapters/pglite/embedded-postgres.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
 import { VersionRefreshable1700000015700 } from '../../adapters/typeorm/migrations/1700000015700-version-refreshable.js';
 import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { aDashboard } from '../support/mothers.js';
-import { openTestDatabase, whileMigratedDown } from '../support/database.js';
+import { openEmbeddedDatabase, openTestDatabase, whileMigratedDown } from '../support/database.js';
 
 const FILES = { 'index.html': { sha256: 'a'.repeat(64), size: 5, contentType: 'text/html; charset=utf-8' } };
 const WITH_QUERIES = { title: 'Q', queries: { n: { sql: 'SELECT 1 AS n' } }, panels: [] };
@@ -96,16 +91,4 @@ function describeVersionRefreshable(name: string, open: () => Promise<{ dataSour
 
 describeVersionRefreshable('PostgreSQL', openTestDatabase);
 
-describeVersionRefreshable('embedded PGlite', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dashpub-refreshable-'));
-  const embedded = await startEmbeddedPostgres(dataDir);
-  const dataSource = await openDataSource(embedded.url);
-  return {
-    dataSource,
-    async close() {
-      await dataSource.destroy().catch(() => undefined);
-      await embedded.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-});
+describeVersionRefreshable('embedded PGlite', () => openEmbeddedDatabase('dashpub-refreshable'));

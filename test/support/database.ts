@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { DataSource, MigrationInterface } from 'typeorm';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../../adapters/pglite/embedded-postgres.js';
 import { openDataSource } from '../../adapters/typeorm/data-source.js';
 
 /** The server tests may create databases on. Its own database name must contain "test". */
@@ -66,6 +70,24 @@ export async function openTestDatabase(options: Parameters<typeof openDataSource
     async close() {
       await dataSource.destroy();
       await database.drop();
+    },
+  };
+}
+
+/**
+ * The embedded PGlite server in a temporary data directory, migrated, with a DataSource on it; `close` stops it
+ * and removes the directory. For suites that run once on PostgreSQL (`openTestDatabase`) and once on PGlite.
+ */
+export async function openEmbeddedDatabase(prefix: string): Promise<{ dataSource: DataSource; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const embedded = await startEmbeddedPostgres(dataDir);
+  const dataSource = await openDataSource(embedded.url);
+  return {
+    dataSource,
+    async close() {
+      await dataSource.destroy().catch(() => undefined);
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
