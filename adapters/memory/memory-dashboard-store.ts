@@ -11,7 +11,6 @@ import type {
   DashboardWrites,
   ListedDashboard,
   ListQuery,
-  Manifest,
   PublishDay,
   PublishDecision,
   PublishState,
@@ -19,6 +18,12 @@ import type {
   VersionRecord,
   VersionSummary,
 } from '../../application/ports/dashboard-store.js';
+
+const summaryOf = ({ spec, ...version }: VersionRecord): VersionSummary => ({
+  ...version,
+  kind: spec === null ? 'body' : 'spec',
+  refreshable: isRefreshableSpec(spec),
+});
 
 interface Rows<V> {
   get(key: string): V | undefined;
@@ -274,11 +279,12 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
   }
 
   async listVersionSummaries(dashboardId: string): Promise<VersionSummary[]> {
-    return (await this.listVersions(dashboardId)).map(({ spec, ...version }) => ({ ...version, kind: spec === null ? 'body' : 'spec' }));
+    return (await this.listVersions(dashboardId)).map(summaryOf);
   }
 
-  async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {
-    return (await this.getVersion(dashboardId, versionId))?.files ?? null;
+  async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
+    const version = await this.getVersion(dashboardId, versionId);
+    return version && summaryOf(version);
   }
 
   async publishDays(owner: OwnerRef): Promise<PublishDay[]> {

@@ -52,12 +52,13 @@ export function listSql(owner: OwnerRef, query: ListQuery, withCurrent: boolean)
   ];
 }
 
-/** A dashboard's versions, newest first, without their specs: `spec IS NOT NULL` reads no spec. `$1` the dashboard. */
-export const VERSION_SUMMARIES_SQL = `SELECT id, seq, name, created_at, created_by, files, spec IS NOT NULL AS has_spec
-  FROM dashboard_versions WHERE dashboard_id = $1::uuid ORDER BY seq DESC`;
+const SUMMARY_COLUMNS = 'id, seq, name, created_at, created_by, files, spec IS NOT NULL AS has_spec, refreshable';
 
-/** One version's files alone. `$1` the version, `$2` its dashboard. */
-export const VERSION_FILES_SQL = 'SELECT files FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid';
+/** A dashboard's versions, newest first, without their specs: `spec IS NOT NULL` reads no spec. `$1` the dashboard. */
+export const VERSION_SUMMARIES_SQL = `SELECT ${SUMMARY_COLUMNS} FROM dashboard_versions WHERE dashboard_id = $1::uuid ORDER BY seq DESC`;
+
+/** One version without its spec. `$1` the version, `$2` its dashboard. */
+export const VERSION_SUMMARY_SQL = `SELECT ${SUMMARY_COLUMNS} FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid`;
 
 export function toVersionSummary(row: Row, dashboardId: string): VersionSummary {
   return {
@@ -69,6 +70,7 @@ export function toVersionSummary(row: Row, dashboardId: string): VersionSummary 
     createdBy: row.created_by as string,
     files: row.files as Manifest,
     kind: row.has_spec ? 'spec' : 'body',
+    refreshable: row.refreshable as boolean,
   };
 }
 

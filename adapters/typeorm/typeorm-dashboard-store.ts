@@ -13,7 +13,6 @@ import type {
   DashboardWrites,
   ListedDashboard,
   ListQuery,
-  Manifest,
   PublishDay,
   PublishDecision,
   PublishState,
@@ -29,8 +28,8 @@ import {
   toListed,
   toPublishState,
   toVersionSummary,
-  VERSION_FILES_SQL,
   VERSION_SUMMARIES_SQL,
+  VERSION_SUMMARY_SQL,
 } from './dashboard-sql.js';
 import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
@@ -238,10 +237,10 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     return (await this.reads.rows(VERSION_SUMMARIES_SQL, [dashboardId])).map((row) => toVersionSummary(row, dashboardId));
   }
 
-  async getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null> {
+  async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
     if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
-    const rows = await this.reads.rows(VERSION_FILES_SQL, [versionId, dashboardId]);
-    return rows.length ? (rows[0]!.files as Manifest) : null;
+    const [row] = await this.reads.rows(VERSION_SUMMARY_SQL, [versionId, dashboardId]);
+    return row ? toVersionSummary(row, dashboardId) : null;
   }
 
   async publishDays(owner: OwnerRef): Promise<PublishDay[]> {

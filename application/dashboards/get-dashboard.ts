@@ -2,11 +2,11 @@ import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
 import { validateFilename, validateSlug, DEFAULT_FILENAME } from '../../domain/names.js';
 import type { Target } from '../../domain/scope.js';
-import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord } from '../ports/dashboard-store.js';
+import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import { loadDashboard, noDashboardInAccount, type DashboardRef } from './lookup.js';
+import { findBySlug, noDashboardInAccount, type DashboardRef } from './lookup.js';
 
 export const INLINE_BODY_LIMIT = 1_048_576;
 
@@ -60,7 +60,8 @@ export interface BodyRequest {
 export interface DashboardFound {
   target: Target;
   dashboard: DashboardRecord;
-  current: VersionRecord;
+  /** get_dashboard reads it without its spec (a summary); the answer shows only whether it refreshes. */
+  current: VersionSummary | VersionRecord;
   /** The dashboard's slug when the slug asked for was an alias left by a rename, else null. */
   aliasOf: string | null;
   body: BodyView | null;
@@ -79,7 +80,10 @@ export class GetDashboard {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
     const includeBody = parseIncludeBody(query.include_body);
-    const { dashboard, current, viaAlias } = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
+    const { dashboard, viaAlias } = await findBySlug(this.store, target, slug, noDashboardInAccount(slug), true);
+    // The version without its spec, which may be megabytes: the answer shows only whether it refreshes.
+    const current = await this.store.getVersionSummary(dashboard.id, dashboard.currentVersionId);
+    if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
     const bodyFile = pickFilename(query.filename, current.files);
     return {
       target,

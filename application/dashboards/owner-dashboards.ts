@@ -6,7 +6,7 @@ import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } fro
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardCatalog, type CatalogRow, type DashboardKind } from '../ports/dashboard-catalog.js';
-import { DashboardStore, type AliasRecord, type DashboardRecord, type VersionRecord } from '../ports/dashboard-store.js';
+import { DashboardStore, type AliasRecord, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import type { RefreshRun } from '../ports/refresh-state-store.js';
 import type { Principal } from '../ports/token-verifier.js';
@@ -16,7 +16,7 @@ import { ManageRefresh } from '../refresh/manage-refresh.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { DeleteDashboard } from './delete-dashboard.js';
 import { DashboardVersions, type VersionList } from './dashboard-versions.js';
-import { GetDashboard } from './get-dashboard.js';
+import { GetDashboard, type DashboardFound } from './get-dashboard.js';
 import { decodeCursor, encodeCursor } from './list-dashboards.js';
 import { RenameDashboard } from './rename-dashboard.js';
 import { UpdateDashboard } from './update-dashboard.js';
@@ -56,7 +56,7 @@ export interface DashboardDetail {
   owner: OwnerChoice;
   target: Target;
   dashboard: DashboardRecord;
-  current: VersionRecord;
+  current: DashboardFound['current'];
   /** When the current version was made (a publish or a restore). */
   publishedAt: Date;
   /** The old slugs a rename left behind. */

@@ -23,7 +23,7 @@ export class ServedFiles {
     // Only the files: the spec, which may be megabytes, is not what a host serves from.
     const [live, files] = await Promise.all([
       this.live.liveFilesFor(dashboard),
-      loaded ?? this.store.getVersionFiles(dashboard.id, dashboard.currentVersionId),
+      loaded ?? this.store.getVersionSummary(dashboard.id, dashboard.currentVersionId).then((version) => version?.files ?? null),
     ]);
     if (!files) return null;
     // A refresh re-renders only the spec's own files; any other file published beside them stays.

@@ -39,9 +39,13 @@ export interface VersionRecord {
   spec: unknown | null;
 }
 
-/** A version without its spec, as version lists show it: `kind` says whether it has one. */
+/**
+ * A version without its spec, as lists and answers show it: `kind` says whether it has one, `refreshable`
+ * whether that spec has queries (`isRefreshableSpec`, stored by migration 1700000015700).
+ */
 export interface VersionSummary extends Omit<VersionRecord, 'spec'> {
   kind: 'body' | 'spec';
+  refreshable: boolean;
 }
 
 export interface AliasRecord {
@@ -152,8 +156,8 @@ export interface DashboardStore extends DashboardReads {
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
   /** `listVersions` without the specs, which may be megabytes each (list_dashboard_versions shows none). */
   listVersionSummaries(dashboardId: string): Promise<VersionSummary[]>;
-  /** One version's files, without its spec (what the dashboards host serves from); null as `getVersion`. */
-  getVersionFiles(dashboardId: string, versionId: string): Promise<Manifest | null>;
+  /** One version without its spec (what the host serves from, what get_dashboard shows); null as `getVersion`. */
+  getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null>;
   /**
    * The owner's versions counted per dashboard and UTC day, in one read (the `self` connection's `publishes`):
    * dashboards in slug order, each one's days from the one of its newest version back.

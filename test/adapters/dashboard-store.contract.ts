@@ -140,15 +140,14 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect(await store.getVersion(record.id, third.id)).to.deep.equal(third);
       expect(await store.getVersion(randomUUID(), third.id)).to.equal(null);
       expect(await store.getVersion(record.id, randomUUID())).to.equal(null);
-      expect(await store.listVersionSummaries(record.id)).to.deep.equal(
-        [third, second, first].map(({ spec, ...rest }) => ({ ...rest, kind: spec === null ? 'body' : 'spec' })),
-      );
+      const summary = ({ spec, ...rest }: VersionRecord) => ({ ...rest, kind: spec === null ? 'body' : 'spec', refreshable: isRefreshableSpec(spec) });
+      expect(await store.listVersionSummaries(record.id)).to.deep.equal([third, second, first].map(summary));
       expect(await store.listVersionSummaries(randomUUID())).to.deep.equal([]);
       expect(await store.listVersionSummaries('not-a-uuid')).to.deep.equal([]);
-      expect(await store.getVersionFiles(record.id, second.id)).to.deep.equal(second.files);
-      expect(await store.getVersionFiles(record.id, third.id)).to.deep.equal(third.files);
-      expect(await store.getVersionFiles(randomUUID(), third.id)).to.equal(null);
-      expect(await store.getVersionFiles(record.id, 'not-a-uuid')).to.equal(null);
+      expect(await store.getVersionSummary(record.id, second.id)).to.deep.equal(summary(second));
+      expect(await store.getVersionSummary(record.id, third.id)).to.deep.equal(summary(third));
+      expect(await store.getVersionSummary(randomUUID(), third.id)).to.equal(null);
+      expect(await store.getVersionSummary(record.id, 'not-a-uuid')).to.equal(null);
 
       const clash = await refusal(store.transaction(owner, (tx) => tx.insertVersion(version(record.id, 2))));
       expect(clash.code).to.equal('conflict');
@@ -292,6 +291,10 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       const expected = Object.fromEntries(Object.entries(specs).map(([slug, spec]) => [slug, isRefreshableSpec(spec)]));
       expect(expected).to.deep.equal({ queries: true, 'no-queries': false, 'empty-queries': false, 'null-queries': false, 'array-queries': false, body: false });
       expect(await refreshable()).to.deep.equal(expected);
+      for (const { dashboard } of await store.listWithCurrent(owner, { limit: 10 })) {
+        const [versions, current] = await Promise.all([store.listVersionSummaries(dashboard.id), store.getVersionSummary(dashboard.id, dashboard.currentVersionId)]);
+        expect([versions[0]!.refreshable, current!.refreshable]).to.deep.equal([expected[dashboard.slug], expected[dashboard.slug]]);
+      }
       for (const { current } of await store.listWithCurrent(owner, { limit: 10 })) expect(current).to.have.all.keys('id', 'files', 'refreshable');
       // A new current version with queries turns a static dashboard refreshable.
       const body = (await store.findDashboard(owner, 'body'))!;
