@@ -6,7 +6,7 @@ import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
 import type { Target } from '../../domain/scope.js';
 import { ListDashboards, type DashboardPage } from './list-dashboards.js';
-import { loadDashboard } from './lookup.js';
+import { loadSummary } from './lookup.js';
 import { pickFilename, readBody, type BodyView } from './get-dashboard.js';
 
 /**
@@ -30,7 +30,7 @@ export class DashboardResources {
     const target = await this.targetFor(principal, handle);
     const missing = new DomainError('not_found', `No dashboard at ${handle}/${slug}`);
     if (!target) throw missing;
-    const { dashboard, current } = await loadDashboard(this.store, target, slug, missing, true);
+    const { dashboard, current } = await loadSummary(this.store, target, slug, missing, true);
     const files = (await this.served.manifest(dashboard, current)) ?? current.files;
     const filename = pickFilename(undefined, files);
     return { body: await readBody(this.store, files, filename), contentType: files[filename].contentType, dashboard: dashboard.slug };

@@ -6,7 +6,7 @@ import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import { findBySlug, noDashboardInAccount, type DashboardRef } from './lookup.js';
+import { loadSummary, noDashboardInAccount, type DashboardRef } from './lookup.js';
 
 export const INLINE_BODY_LIMIT = 1_048_576;
 
@@ -80,10 +80,7 @@ export class GetDashboard {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
     const includeBody = parseIncludeBody(query.include_body);
-    const { dashboard, viaAlias } = await findBySlug(this.store, target, slug, noDashboardInAccount(slug), true);
-    // The version without its spec, which may be megabytes: the answer shows only whether it refreshes.
-    const current = await this.store.getVersionSummary(dashboard.id, dashboard.currentVersionId);
-    if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
+    const { dashboard, current, viaAlias } = await loadSummary(this.store, target, slug, noDashboardInAccount(slug), true);
     const bodyFile = pickFilename(query.filename, current.files);
     return {
       target,

@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
 import { ownerOf, type OwnerRef, type Target } from '../../domain/scope.js';
-import type { DashboardReads, DashboardRecord, DashboardStore, VersionRecord } from '../ports/dashboard-store.js';
+import type { DashboardReads, DashboardRecord, DashboardStore, VersionRecord, VersionSummary } from '../ports/dashboard-store.js';
 
 /** The spec's text for the slug-keyed readers, on workspace targets too. */
 export const noDashboardInAccount = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in your account`);
@@ -53,6 +53,23 @@ export async function loadDashboard(
 ): Promise<Loaded> {
   const { dashboard, viaAlias } = await findBySlug(reads, target, slug, notFound, followAliases);
   const current = await reads.getVersion(dashboard.id, dashboard.currentVersionId);
+  if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
+  return { dashboard, current, viaAlias };
+}
+
+/**
+ * `loadDashboard` with the current version read without its spec (its summary), for a reader that shows the
+ * version's files and whether it refreshes but not the spec, which may be megabytes.
+ */
+export async function loadSummary(
+  store: DashboardReads & Pick<DashboardStore, 'getVersionSummary'>,
+  target: Target,
+  slug: string,
+  notFound: DomainError,
+  followAliases: boolean,
+): Promise<Omit<Loaded, 'current'> & { current: VersionSummary }> {
+  const { dashboard, viaAlias } = await findBySlug(store, target, slug, notFound, followAliases);
+  const current = await store.getVersionSummary(dashboard.id, dashboard.currentVersionId);
   if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
   return { dashboard, current, viaAlias };
 }
