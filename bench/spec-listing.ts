@@ -6,7 +6,7 @@
  * prepared as production runs it), the web app's dashboards page read filtered to refreshable dashboards
  * (TypeormDashboardCatalog.page), and `list_dashboards` over HTTP to `dashpub serve` with the list cache off
  * (`LIST_CACHE_MB=0`: every answer built, what a page costs right after a change), and `list_dashboard_versions`
- * of a dashboard with SNAPSHOTS snapshots of the same content. A listing shows whether a
+ * and `get_dashboard` of a dashboard with SNAPSHOTS snapshots of the same content. A listing shows whether a
  * dashboard refreshes and nothing else of its spec (docs/decisions.md, "A listing reads no spec"), so the two
  * pages should cost the same; each round's p50 goes to the "Spec listing" section of docs/benchmarks.md.
  *
@@ -115,18 +115,21 @@ async function main(): Promise<void> {
     const page: Pair = { body: [], spec: [] };
     const overHttp: Pair = { body: [], spec: [] };
     const versionsOverHttp: Pair = { body: [], spec: [] };
+    const getOverHttp: Pair = { body: [], spec: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const kind of ['body', 'spec'] as const) {
         statement[kind].push(await timeRead(() => store.listWithCurrent(owners[kind], { limit: DASHBOARDS + 1 })));
         page[kind].push(await timeRead(() => catalog.page(owners[kind], { limit: DASHBOARDS + 1, kind: kinds[kind], viewsFromDay })));
         overHttp[kind].push(await timeRead(() => listOverHttp(server, tokens[kind], {})));
         versionsOverHttp[kind].push(await timeRead(() => callOverHttp(server, tokens[kind], 'list_dashboard_versions', { slug: 'd-000' })));
+        getOverHttp[kind].push(await timeRead(() => callOverHttp(server, tokens[kind], 'get_dashboard', { slug: 'd-000' })));
       }
       process.stdout.write(
         `round ${round + 1}/${ROUNDS}: statement ${fmt(statement.body[round]!, 2)} / ${fmt(statement.spec[round]!, 2)} ms; ` +
           `dashboards page ${fmt(page.body[round]!, 2)} / ${fmt(page.spec[round]!, 2)} ms; ` +
           `list_dashboards ${fmt(overHttp.body[round]!, 2)} / ${fmt(overHttp.spec[round]!, 2)} ms; ` +
-          `list_dashboard_versions ${fmt(versionsOverHttp.body[round]!, 2)} / ${fmt(versionsOverHttp.spec[round]!, 2)} ms (body / spec)\n`,
+          `list_dashboard_versions ${fmt(versionsOverHttp.body[round]!, 2)} / ${fmt(versionsOverHttp.spec[round]!, 2)} ms; ` +
+          `get_dashboard ${fmt(getOverHttp.body[round]!, 2)} / ${fmt(getOverHttp.spec[round]!, 2)} ms (body / spec)\n`,
       );
     }
 
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
       `stored). Each page read ${ITERATIONS} times at c1, rounds interleaving the owners: the store's listing statement (limit ${DASHBOARDS + 1}), the web app's`,
       'dashboards page read (TypeormDashboardCatalog; the spec owner\'s filtered to refreshable dashboards, the body owner\'s unfiltered, the same',
       'rows), `list_dashboards` over HTTP with the list cache off (`LIST_CACHE_MB=0`, every answer built), and `list_dashboard_versions` of',
-      `each owner's first dashboard, which has ${SNAPSHOTS} snapshots of the same content. p50 ms of each round, body / spec:`,
+      `each owner's first dashboard, which has ${SNAPSHOTS} snapshots of the same content, and \`get_dashboard\` of it. p50 ms of each round, body / spec:`,
       '',
       `| read | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`).join(' | ')} | median body | median spec | spec ÷ body |`,
       `|---|${'---|'.repeat(ROUNDS)}---|---|---|`,
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
       row('dashboards page read', page),
       row('list_dashboards, built', overHttp),
       row(`list_dashboard_versions, ${SNAPSHOTS} snapshots`, versionsOverHttp),
+      row('get_dashboard', getOverHttp),
       '',
       'A listing shows whether a dashboard refreshes and nothing else of its spec (docs/decisions.md, "A listing reads no spec"),',
       'so the spec page should cost what the body page costs, whatever its specs carry.',
