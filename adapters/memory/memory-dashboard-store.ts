@@ -102,6 +102,11 @@ class MemoryReads implements DashboardReads {
     return version?.dashboardId === dashboardId ? clone(version) : null;
   }
 
+  async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
+    const version = await this.getVersion(dashboardId, versionId);
+    return version && summaryOf(version);
+  }
+
   async listVersions(dashboardId: string): Promise<VersionRecord[]> {
     return this.versionsOf(dashboardId)
       .sort((a, b) => b.seq - a.seq)
@@ -280,11 +285,6 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
 
   async listVersionSummaries(dashboardId: string): Promise<VersionSummary[]> {
     return (await this.listVersions(dashboardId)).map(summaryOf);
-  }
-
-  async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
-    const version = await this.getVersion(dashboardId, versionId);
-    return version && summaryOf(version);
   }
 
   async publishDays(owner: OwnerRef): Promise<PublishDay[]> {

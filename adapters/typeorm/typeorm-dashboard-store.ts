@@ -105,6 +105,12 @@ class TypeormReads implements DashboardReads {
     return row ? toVersion(row) : null;
   }
 
+  async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
+    if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
+    const [row] = await this.manager.query<Record<string, unknown>[]>(VERSION_SUMMARY_SQL, [versionId, dashboardId]);
+    return row ? toVersionSummary(row, dashboardId) : null;
+  }
+
   async listVersions(dashboardId: string): Promise<VersionRecord[]> {
     if (!isUuid(dashboardId)) return [];
     return (await this.versions.find({ where: { dashboardId }, order: { seq: 'DESC' } })).map(toVersion);
@@ -237,7 +243,8 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     return (await this.reads.rows(VERSION_SUMMARIES_SQL, [dashboardId])).map((row) => toVersionSummary(row, dashboardId));
   }
 
-  async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
+  /** Outside a transaction, the same read as a named prepared statement. */
+  override async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
     if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
     const [row] = await this.reads.rows(VERSION_SUMMARY_SQL, [versionId, dashboardId]);
     return row ? toVersionSummary(row, dashboardId) : null;

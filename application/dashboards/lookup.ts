@@ -62,7 +62,7 @@ export async function loadDashboard(
  * version's files and whether it refreshes but not the spec, which may be megabytes.
  */
 export async function loadSummary(
-  store: DashboardReads & Pick<DashboardStore, 'getVersionSummary'>,
+  store: DashboardReads,
   target: Target,
   slug: string,
   notFound: DomainError,

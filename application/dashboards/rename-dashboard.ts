@@ -6,7 +6,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
+import { loadSummary, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
 
 /** rename_dashboard's input. */
 export interface RenameCommand extends DashboardRef {
@@ -38,7 +38,7 @@ export class RenameDashboard {
     if (newSlug === slug) throw invalid(`new_slug is the same as slug ("${slug}")`);
     const owner = ownerOf(target);
     return this.store.transaction(owner, async (tx) => {
-      const { dashboard, current } = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
+      const { dashboard, current } = await loadSummary(tx, target, slug, noDashboardInTarget(target, slug), false);
       if (await tx.findDashboard(owner, newSlug)) {
         throw new DomainError('conflict', `slug "${newSlug}" is already used by another dashboard`);
       }

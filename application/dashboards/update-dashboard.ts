@@ -9,7 +9,7 @@ import { ConnectionDirectory } from '../ports/connection-directory.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
+import { loadSummary, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
 
 /**
  * Metadata a publish or update may change; omitted or null keeps the current value. `name`, `chart` and
@@ -52,7 +52,7 @@ export class UpdateDashboard {
     }
     const warnings = connectionGiven ? (await this.connections.ensureUsable(principal, target, connection)).warnings : [];
     return this.store.transaction(ownerOf(target), async (tx) => {
-      const { dashboard, current } = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
+      const { dashboard, current } = await loadSummary(tx, target, slug, noDashboardInTarget(target, slug), false);
       const metadata = applyMetadataPatch(dashboard, patch);
       const changes = { ...metadata, connection: connectionGiven ? connectionRefText(connection) : dashboard.connection, updatedAt: this.clock.now() };
       await tx.updateDashboard(dashboard.id, changes);

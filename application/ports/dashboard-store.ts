@@ -125,6 +125,8 @@ export interface DashboardReads {
   /** The aliases that redirect to one dashboard, in slug order. */
   listAliases(dashboardId: string): Promise<AliasRecord[]>;
   getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null>;
+  /** One version without its spec (what the host serves from, what a dashboard's answer shows); null as `getVersion`. */
+  getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null>;
   /** All versions of the dashboard, the current one included, newest (highest seq) first. */
   listVersions(dashboardId: string): Promise<VersionRecord[]>;
   getFile(sha256: string): Promise<Uint8Array | null>;
@@ -156,8 +158,6 @@ export interface DashboardStore extends DashboardReads {
   list(owner: OwnerRef, query: ListQuery): Promise<DashboardRecord[]>;
   /** `listVersions` without the specs, which may be megabytes each (list_dashboard_versions shows none). */
   listVersionSummaries(dashboardId: string): Promise<VersionSummary[]>;
-  /** One version without its spec (what the host serves from, what get_dashboard shows); null as `getVersion`. */
-  getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null>;
   /**
    * The owner's versions counted per dashboard and UTC day, in one read (the `self` connection's `publishes`):
    * dashboards in slug order, each one's days from the one of its newest version back.

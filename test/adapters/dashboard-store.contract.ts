@@ -148,6 +148,9 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect(await store.getVersionSummary(record.id, third.id)).to.deep.equal(summary(third));
       expect(await store.getVersionSummary(randomUUID(), third.id)).to.equal(null);
       expect(await store.getVersionSummary(record.id, 'not-a-uuid')).to.equal(null);
+      // Inside a transaction too (update_dashboard and rename_dashboard read it there).
+      expect(await store.transaction(owner, (tx) => tx.getVersionSummary(record.id, third.id))).to.deep.equal(summary(third));
+      expect(await store.transaction(owner, (tx) => tx.getVersionSummary(randomUUID(), third.id))).to.equal(null);
 
       const clash = await refusal(store.transaction(owner, (tx) => tx.insertVersion(version(record.id, 2))));
       expect(clash.code).to.equal('conflict');
