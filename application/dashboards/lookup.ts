@@ -43,45 +43,33 @@ export interface Loaded {
   viaAlias: string | null;
 }
 
+type Lookup = [reads: DashboardReads, target: Target, slug: string, notFound: DomainError, followAliases: boolean];
+
 /** Finds a dashboard by its slug, or by an alias when `followAliases` (readers do, changes don't). */
-export async function loadDashboard(
-  reads: DashboardReads,
-  target: Target,
-  slug: string,
-  notFound: DomainError,
-  followAliases: boolean,
-): Promise<Loaded> {
-  const { dashboard, viaAlias } = await findBySlug(reads, target, slug, notFound, followAliases);
-  const current = await reads.getVersion(dashboard.id, dashboard.currentVersionId);
-  if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
-  return { dashboard, current, viaAlias };
+export function loadDashboard(...lookup: Lookup): Promise<Loaded> {
+  return withCurrent(lookup, (reads, dashboard) => reads.getVersion(dashboard.id, dashboard.currentVersionId));
 }
 
 /**
  * `loadDashboard` with the current version read without its spec (its summary), for a reader that shows the
  * version's files and whether it refreshes but not the spec, which may be megabytes.
  */
-export async function loadSummary(
-  store: DashboardReads,
-  target: Target,
-  slug: string,
-  notFound: DomainError,
-  followAliases: boolean,
-): Promise<Omit<Loaded, 'current'> & { current: VersionSummary }> {
-  const { dashboard, viaAlias } = await findBySlug(store, target, slug, notFound, followAliases);
-  const current = await store.getVersionSummary(dashboard.id, dashboard.currentVersionId);
+export function loadSummary(...lookup: Lookup): Promise<Omit<Loaded, 'current'> & { current: VersionSummary }> {
+  return withCurrent(lookup, (reads, dashboard) => reads.getVersionSummary(dashboard.id, dashboard.currentVersionId));
+}
+
+async function withCurrent<V>(
+  lookup: Lookup,
+  read: (reads: DashboardReads, dashboard: DashboardRecord) => Promise<V | null>,
+): Promise<Omit<Loaded, 'current'> & { current: V }> {
+  const { dashboard, viaAlias } = await findBySlug(...lookup);
+  const current = await read(lookup[0], dashboard);
   if (!current) throw new Error(`dashboard ${dashboard.id} has no current version ${dashboard.currentVersionId}`);
   return { dashboard, current, viaAlias };
 }
 
 /** `loadDashboard` without reading the current version (and its spec), for a caller that needs only the record. */
-export async function findBySlug(
-  reads: DashboardReads,
-  target: Target,
-  slug: string,
-  notFound: DomainError,
-  followAliases: boolean,
-): Promise<Omit<Loaded, 'current'>> {
+export async function findBySlug(...[reads, target, slug, notFound, followAliases]: Lookup): Promise<Omit<Loaded, 'current'>> {
   const owner = ownerOf(target);
   let dashboard = await reads.findDashboard(owner, slug);
   let viaAlias: string | null = null;
