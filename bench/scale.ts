@@ -15,15 +15,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../adapters/typeorm/data-source.js';
 import { listSql } from '../adapters/typeorm/dashboard-sql.js';
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
 import type { ListQuery } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
-import { createTestDatabase } from '../test/support/database.js';
 import type { SpawnedServer } from '../test/support/server.js';
-import { closeAgent, createOwners, listedCount, listOverHttp, pageArguments, startEndpoint, type Endpoint, type EndpointServer } from './scale-endpoint.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
+import { listedCount, listOverHttp, pageArguments, withOwners, type EndpointServer } from './scale-endpoint.js';
+import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection, timeCalls } from './support.js';
 
 const SMALL = 1_000;
 const LARGE = Number(option('large', '1000000'));
@@ -85,15 +83,8 @@ async function timeOverHttp(server: SpawnedServer, token: string, query: ListQue
 
 /** p50 and p99 of ITERATIONS calls of `read` (which answers its row count), after 20 to warm up. */
 async function timeRead(read: () => Promise<number>): Promise<{ p50: number; p99: number; rows: number }> {
-  let rows = 0;
-  for (let i = 0; i < 20; i++) rows = await read();
-  const times: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) {
-    const started = performance.now();
-    await read();
-    times.push(performance.now() - started);
-  }
-  return { p50: median(times), p99: percentile(times, 0.99), rows };
+  const { p50, p99, last } = await timeCalls(read, ITERATIONS);
+  return { p50, p99, rows: last };
 }
 
 /**
@@ -147,13 +138,8 @@ function row(name: string, r: Timed): string {
 }
 
 async function main(): Promise<void> {
-  const database = await createTestDatabase('dashpub_test_bench_scale');
-  let dataSource: DataSource | null = null;
-  let endpoint: Endpoint | null = null;
-  try {
-    dataSource = await openDataSource(database.url, { poolSize: 2 });
-    // Real users, so the same owners can be listed through the MCP endpoint with their own tokens.
-    const [smallUser, largeUser] = await createOwners(database.url, ['owner-1k', 'owner-1m']);
+  // Real users, so the same owners can be listed through the MCP endpoint with their own tokens.
+  await withOwners('dashpub_test_bench_scale', ['owner-1k', 'owner-1m'], async ({ dataSource, owners: [smallUser, largeUser], serve }) => {
     const small: OwnerRef = { kind: 'user', id: smallUser!.id };
     const large: OwnerRef = { kind: 'user', id: largeUser!.id };
     let started = performance.now();
@@ -195,7 +181,7 @@ async function main(): Promise<void> {
       process.stdout.write(`floor round ${round + 1}/${ROUNDS}: ${floor.map((r, i) => `${FLOOR[i]!.name} ${fmt(r.small[round]!, 2)} / ${fmt(r.large[round]!, 2)} ms`).join('; ')}\n`);
     }
     // The same pages through the MCP endpoint (bench/scale-endpoint.ts), rounds interleaving owners and servers.
-    endpoint = await startEndpoint(database.url);
+    const endpoint = await serve();
     const servers: EndpointServer[] = ['uncached', 'cached'];
     const overHttp: Record<string, Timed> = {};
     for (let round = 0; round < ROUNDS; round++) {
@@ -260,12 +246,7 @@ async function main(): Promise<void> {
       '',
     ];
     prependToSection(BENCHMARKS_FILE, '## Scale', `${lines.join('\n')}\n`);
-  } finally {
-    closeAgent();
-    await endpoint?.close();
-    await dataSource?.destroy();
-    await database.drop();
-  }
+  });
 }
 
 main().catch((err: unknown) => {

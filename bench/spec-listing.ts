@@ -15,13 +15,11 @@
  * PostgreSQL is where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../adapters/typeorm/data-source.js';
 import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-catalog.js';
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
-import { createTestDatabase } from '../test/support/database.js';
-import { callOverHttp, closeAgent, createOwners, listedCount, listOverHttp, startEndpoint, type Endpoint } from './scale-endpoint.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, percentile, prependToSection } from './support.js';
+import { callOverHttp, listedCount, listOverHttp, withOwners } from './scale-endpoint.js';
+import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection, timeCalls } from './support.js';
 
 const DASHBOARDS = 50;
 /** Snapshots of each owner's first dashboard, which list_dashboard_versions lists. */
@@ -69,14 +67,7 @@ async function load(dataSource: DataSource, owner: OwnerRef, rows: number): Prom
 
 /** p50 of ITERATIONS calls of `read`, after 20 to warm up. */
 async function timeRead(read: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 20; i++) await read();
-  const times: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) {
-    const started = performance.now();
-    await read();
-    times.push(performance.now() - started);
-  }
-  return percentile(times, 0.5);
+  return (await timeCalls(read, ITERATIONS)).p50;
 }
 
 type Pair = { body: number[]; spec: number[] };
@@ -86,12 +77,7 @@ function row(name: string, r: Pair): string {
 }
 
 async function main(): Promise<void> {
-  const database = await createTestDatabase('dashpub_test_bench_specs');
-  let dataSource: DataSource | null = null;
-  let endpoint: Endpoint | null = null;
-  try {
-    dataSource = await openDataSource(database.url, { poolSize: 2 });
-    const [bodyUser, specUser] = await createOwners(database.url, ['body-owner', 'spec-owner']);
+  await withOwners('dashpub_test_bench_specs', ['body-owner', 'spec-owner'], async ({ dataSource, owners: [bodyUser, specUser], serve }) => {
     const owners = { body: { kind: 'user', id: bodyUser!.id } as OwnerRef, spec: { kind: 'user', id: specUser!.id } as OwnerRef };
     await load(dataSource, owners.body, 0);
     await load(dataSource, owners.spec, ROWS);
@@ -99,8 +85,7 @@ async function main(): Promise<void> {
     await dataSource.query('VACUUM ANALYZE dashboard_versions');
     const [size] = await dataSource.query(`SELECT avg(pg_column_size(spec))::int AS stored, avg(octet_length(spec::text))::int AS text FROM dashboard_versions WHERE spec IS NOT NULL`);
     const store = new TypeormDashboardStore(dataSource, { preparedStatements: true });
-    endpoint = await startEndpoint(database.url, ['uncached']);
-    const server = endpoint.servers.uncached;
+    const server = (await serve(['uncached'])).servers.uncached;
     const tokens = { body: bodyUser!.token, spec: specUser!.token };
     for (const kind of ['body', 'spec'] as const) {
       const listed = listedCount(await listOverHttp(server, tokens[kind], {}));
@@ -156,12 +141,7 @@ async function main(): Promise<void> {
       '',
     ];
     prependToSection(BENCHMARKS_FILE, '## Spec listing', `${lines.join('\n')}\n`);
-  } finally {
-    closeAgent();
-    await endpoint?.close();
-    await dataSource?.destroy();
-    await database.drop();
-  }
+  });
 }
 
 main().catch((err: unknown) => {

@@ -79,6 +79,22 @@ export function percentile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]) => percentile(values, 0.5);
 
+/**
+ * p50 and p99 (ms) of `iterations` calls of `read` one after another (c1), after 20 to warm up; `last` is what
+ * the last warm-up call answered (a row count, say, for the bench to check what it timed).
+ */
+export async function timeCalls<T>(read: () => Promise<T>, iterations: number): Promise<{ p50: number; p99: number; last: T }> {
+  let last!: T;
+  for (let i = 0; i < 20; i++) last = await read();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = performance.now();
+    await read();
+    times.push(performance.now() - started);
+  }
+  return { p50: median(times), p99: percentile(times, 0.99), last };
+}
+
 export function machineLine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${os.availableParallelism()} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
