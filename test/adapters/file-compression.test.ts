@@ -5,7 +5,7 @@ import { FileCompression1700000015000 } from '../../adapters/typeorm/migrations/
 import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { aDashboard } from '../support/mothers.js';
-import { openEmbeddedDatabase, openTestDatabase } from '../support/database.js';
+import { openEmbeddedDatabase, openTestDatabase, suiteDatabase, type OpenDatabase } from '../support/database.js';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -45,51 +45,42 @@ async function publishFile(store: TypeormDashboardStore, bytes: Uint8Array): Pro
 }
 
 /** files.bytes after the FileCompression migration, on a server with LZ4 and on one without. */
-function describeFileCompression(name: string, open: () => Promise<{ dataSource: DataSource; close(): Promise<void> }>, expected: 'lz4' | 'pglz'): void {
+function describeFileCompression(name: string, open: OpenDatabase, expected: 'lz4' | 'pglz'): void {
   describe(`files.bytes compression (${name})`, function () {
     this.timeout(120_000);
-    let dataSource: DataSource;
-    let close: () => Promise<void>;
-
-    before(async () => {
-      ({ dataSource, close } = await open());
-    });
-
-    after(async () => {
-      await close?.();
-    });
+    const db = suiteDatabase(open);
 
     it(`is ${expected} after the migrations`, async () => {
-      expect(await columnCompression(dataSource)).to.equal(expected);
+      expect(await columnCompression(db.dataSource)).to.equal(expected);
     });
 
     it('stores a 5 MiB page compressed and reads it back byte for byte', async () => {
       const bytes = page(5 * 1024 * 1024);
-      await publishFile(new TypeormDashboardStore(dataSource), bytes);
-      expect(await storedCompression(dataSource, sha(bytes))).to.equal(expected);
-      const read = await new TypeormDashboardStore(dataSource).getFile(sha(bytes));
+      await publishFile(new TypeormDashboardStore(db.dataSource), bytes);
+      expect(await storedCompression(db.dataSource, sha(bytes))).to.equal(expected);
+      const read = await new TypeormDashboardStore(db.dataSource).getFile(sha(bytes));
       expect(read!.byteLength).to.equal(bytes.byteLength);
       expect(Buffer.from(read!).equals(bytes)).to.equal(true);
     });
 
     it('leaves rows stored before it as they were: both read back, each with its own compression', async () => {
       const migration = new FileCompression1700000015000();
-      const runner = dataSource.createQueryRunner();
-      const store = new TypeormDashboardStore(dataSource);
+      const runner = db.dataSource.createQueryRunner();
+      const store = new TypeormDashboardStore(db.dataSource);
       const before = page(64 * 1024);
       const after = page(64 * 1024);
       try {
         await migration.down(runner);
-        expect(await columnCompression(dataSource)).to.equal('pglz');
+        expect(await columnCompression(db.dataSource)).to.equal('pglz');
         await publishFile(store, before);
         await migration.up(runner);
-        expect(await columnCompression(dataSource)).to.equal(expected);
+        expect(await columnCompression(db.dataSource)).to.equal(expected);
         await publishFile(store, after);
       } finally {
         await runner.release();
       }
-      expect(await storedCompression(dataSource, sha(before))).to.equal('pglz');
-      expect(await storedCompression(dataSource, sha(after))).to.equal(expected);
+      expect(await storedCompression(db.dataSource, sha(before))).to.equal('pglz');
+      expect(await storedCompression(db.dataSource, sha(after))).to.equal(expected);
       expect(Buffer.from((await store.getFile(sha(before)))!).equals(before)).to.equal(true);
       expect(Buffer.from((await store.getFile(sha(after)))!).equals(after)).to.equal(true);
     });

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { DataSource } from 'typeorm';
 import { VersionRefreshable1700000015700 } from '../../adapters/typeorm/migrations/1700000015700-version-refreshable.js';
 import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { aDashboard } from '../support/mothers.js';
-import { openEmbeddedDatabase, openTestDatabase, whileMigratedDown } from '../support/database.js';
+import { openEmbeddedDatabase, openTestDatabase, suiteDatabase, whileMigratedDown, type OpenDatabase } from '../support/database.js';
 
 const FILES = { 'index.html': { sha256: 'a'.repeat(64), size: 5, contentType: 'text/html; charset=utf-8' } };
 const WITH_QUERIES = { title: 'Q', queries: { n: { sql: 'SELECT 1 AS n' } }, panels: [] };
@@ -37,36 +36,27 @@ async function listedRefreshable(store: TypeormDashboardStore, owner: OwnerRef):
 }
 
 /** The stored `refreshable` of migration 1700000015700, on PostgreSQL and on the embedded PGlite. */
-function describeVersionRefreshable(name: string, open: () => Promise<{ dataSource: DataSource; close(): Promise<void> }>): void {
+function describeVersionRefreshable(name: string, open: OpenDatabase): void {
   describe(`dashboard_versions.refreshable (${name})`, function () {
     this.timeout(120_000);
-    let dataSource: DataSource;
-    let close: () => Promise<void>;
-
-    before(async () => {
-      ({ dataSource, close } = await open());
-    });
-
-    after(async () => {
-      await close?.();
-    });
+    const db = suiteDatabase(open);
 
     it('fills the versions stored before it, from their specs', async () => {
       const owner: OwnerRef = { kind: 'user', id: randomUUID() };
-      const store = new TypeormDashboardStore(dataSource);
-      await whileMigratedDown(dataSource, new VersionRefreshable1700000015700(), async () => {
-        const [column] = await dataSource.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'dashboard_versions' AND column_name = 'refreshable'`);
+      const store = new TypeormDashboardStore(db.dataSource);
+      await whileMigratedDown(db.dataSource, new VersionRefreshable1700000015700(), async () => {
+        const [column] = await db.dataSource.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'dashboard_versions' AND column_name = 'refreshable'`);
         expect(column.n).to.equal(0);
         await insertWithSpec(store, owner, 'queries', WITH_QUERIES);
         await insertWithSpec(store, owner, 'inline', INLINE_ONLY);
         await insertWithSpec(store, owner, 'body', null);
       });
-      expect(await listedRefreshable(new TypeormDashboardStore(dataSource), owner)).to.deep.equal({ body: false, inline: false, queries: true });
+      expect(await listedRefreshable(new TypeormDashboardStore(db.dataSource), owner)).to.deep.equal({ body: false, inline: false, queries: true });
     });
 
     it('follows each publish through dashpub_publish, a new version with queries and one without', async () => {
       const owner: OwnerRef = { kind: 'user', id: randomUUID() };
-      const store = new TypeormDashboardStore(dataSource, { preparedStatements: true });
+      const store = new TypeormDashboardStore(db.dataSource, { preparedStatements: true });
       await publishSpec(store, owner, 'report', INLINE_ONLY);
       expect(await listedRefreshable(store, owner)).to.deep.equal({ report: false });
       await publishSpec(store, owner, 'report', WITH_QUERIES);
@@ -77,9 +67,9 @@ function describeVersionRefreshable(name: string, open: () => Promise<{ dataSour
 
     it('cannot be written: PostgreSQL keeps it from the spec', async () => {
       const owner: OwnerRef = { kind: 'user', id: randomUUID() };
-      const store = new TypeormDashboardStore(dataSource);
+      const store = new TypeormDashboardStore(db.dataSource);
       await insertWithSpec(store, owner, 'fixed', INLINE_ONLY);
-      const refused = await dataSource.query(`UPDATE dashboard_versions SET refreshable = true`).then(
+      const refused = await db.dataSource.query(`UPDATE dashboard_versions SET refreshable = true`).then(
         () => null,
         (err: Error) => err.message,
       );

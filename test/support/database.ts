@@ -74,11 +74,34 @@ export async function openTestDatabase(options: Parameters<typeof openDataSource
   };
 }
 
+/** A migrated database with a DataSource on it, and what closes both (`openTestDatabase`, `openEmbeddedDatabase`). */
+export type OpenDatabase = () => Promise<{ dataSource: DataSource; close(): Promise<void> }>;
+
+/**
+ * A suite's database: opened by `open` before the suite's tests and closed after them. Call it inside
+ * `describe`; `dataSource` is there once the suite's `before` hooks have run.
+ */
+export function suiteDatabase(open: OpenDatabase): { readonly dataSource: DataSource } {
+  let opened: Awaited<ReturnType<OpenDatabase>> | undefined;
+  before(async () => {
+    opened = await open();
+  });
+  after(async () => {
+    await opened?.close();
+  });
+  return {
+    get dataSource() {
+      if (!opened) throw new Error('the suite database is not open: use it in a test or a hook');
+      return opened.dataSource;
+    },
+  };
+}
+
 /**
  * The embedded PGlite server in a temporary data directory, migrated, with a DataSource on it; `close` stops it
  * and removes the directory. For suites that run once on PostgreSQL (`openTestDatabase`) and once on PGlite.
  */
-export async function openEmbeddedDatabase(prefix: string): Promise<{ dataSource: DataSource; close(): Promise<void> }> {
+export async function openEmbeddedDatabase(prefix: string): Promise<Awaited<ReturnType<OpenDatabase>>> {
   const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const embedded = await startEmbeddedPostgres(dataDir);
   const dataSource = await openDataSource(embedded.url);
