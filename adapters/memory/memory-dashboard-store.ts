@@ -303,8 +303,8 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
   async listWithCurrent(owner: OwnerRef, query: ListQuery): Promise<ListedDashboard[]> {
     const listed: ListedDashboard[] = [];
     for (const dashboard of await this.list(owner, query)) {
-      const current = await this.getVersion(dashboard.id, dashboard.currentVersionId);
-      listed.push({ dashboard, current: current && { id: current.id, files: current.files, refreshable: isRefreshableSpec(current.spec) } });
+      const current = await this.getVersionSummary(dashboard.id, dashboard.currentVersionId);
+      listed.push({ dashboard, current: current && { id: current.id, files: current.files, refreshable: current.refreshable } });
     }
     return listed;
   }
