@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES, MIGRATIONS } from './schema.js';
+import { STORE_TYPES } from './timestamp-parser.js';
 
 /**
  * How long a pooled connection may sit idle before it is closed: ten minutes (PgBouncer's server_idle_timeout),
@@ -25,8 +26,9 @@ export function createDataSource(url: string, options: { poolSize?: number } = {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    // allowExitOnIdle: idle connections do not keep a process alive that has nothing else to do.
-    extra: { max: options.poolSize ?? 10, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true },
+    // allowExitOnIdle: idle connections do not keep a process alive that has nothing else to do. types:
+    // timestamps parsed by position (timestamp-parser.ts).
+    extra: { max: options.poolSize ?? 10, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true, types: STORE_TYPES },
   });
 }
 
