@@ -13,14 +13,11 @@
  * PostgreSQL on this host, where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test):
  * a backend's CPU is read from /proc.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { publishReadSql, publishWriteSql } from '../adapters/typeorm/dashboard-sql.js';
-import { statementName } from '../adapters/typeorm/plain-reads.js';
-import type { PublishWrite } from '../application/ports/dashboard-store.js';
+import { randomUUID } from 'node:crypto';
 import type { OwnerRef } from '../domain/scope.js';
 import { openTestDatabase } from '../test/support/database.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, page, prependToSection, schedstat } from './support.js';
+import { connect, publish, type Connection } from './store-publish.js';
+import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection } from './support.js';
 
 const ROUNDS = Number(option('rounds', '5'));
 const PUBLISHES = Number(option('publishes', '7'));
@@ -28,47 +25,6 @@ const SIZES = [
   { name: '10 KB', bytes: 10 * 1024 },
   { name: '5 MiB', bytes: 5 * 1024 * 1024 },
 ];
-
-/** CPU time (ms) the backend `pid` has run for. */
-function backendCpuMs(pid: number): number {
-  const counted = schedstat(pid);
-  if (!counted) throw new Error(`no /proc schedstat for backend ${pid}: this bench needs PostgreSQL on this Linux host`);
-  return counted.runNs / 1e6;
-}
-
-interface Connection {
-  client: pg.Client;
-  pid: number;
-}
-
-async function connect(url: string): Promise<{ connection: Connection; wallMs: number; backendMs: number }> {
-  const startedAt = performance.now();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const wallMs = performance.now() - startedAt;
-  return { connection: { client, pid: rows[0]!.pid }, wallMs, backendMs: backendCpuMs(rows[0]!.pid) };
-}
-
-/** One publish of `bytes` to a new slug of `owner`, as the store sends it: the read, then the write. */
-async function publish(connection: Connection, owner: OwnerRef, bytes: number): Promise<{ wallMs: number; backendMs: number }> {
-  const slug = `p-${randomUUID()}`;
-  const body = Buffer.from(page(bytes, slug));
-  const sha256 = createHash('sha256').update(body).digest('hex');
-  const now = new Date();
-  const versionId = randomUUID();
-  const write: PublishWrite = {
-    isNew: true,
-    dashboard: { id: randomUUID(), owner, slug, name: slug, tags: [], chart: null, visibility: 'public', connection: 'self', currentVersionId: versionId, createdBy: owner.id, createdAt: now, updatedAt: now },
-    version: { id: versionId, dashboardId: '', name: null, createdAt: now, createdBy: owner.id, files: { 'index.html': { sha256, size: body.length, contentType: 'text/html; charset=utf-8' } }, spec: null },
-  };
-  const cpuBefore = backendCpuMs(connection.pid);
-  const startedAt = performance.now();
-  for (const [text, values] of [publishReadSql(owner, slug), publishWriteSql(owner, slug, null, write, [{ sha256, bytes: body }], 20)]) {
-    await connection.client.query({ name: statementName(text), text, values });
-  }
-  return { wallMs: performance.now() - startedAt, backendMs: backendCpuMs(connection.pid) - cpuBefore };
-}
 
 /** Per publish index: the samples of every round. */
 type Series = Array<{ wallMs: number[]; backendMs: number[] }>;

@@ -33,11 +33,21 @@ export interface ThrowawayPostgres {
   destroy(): Promise<void>;
 }
 
+export interface ThrowawayPostgresOptions {
+  /** Variables added to the server's environment (the bench of PostgreSQL's allocator sets glibc's). */
+  env?: Record<string, string>;
+  /**
+   * Keep PostgreSQL's durable defaults (fsync, synchronous commit, full-page writes), for benches that
+   * compare servers; tests leave them off, which is faster and loses nothing a test needs.
+   */
+  durable?: boolean;
+}
+
 /**
  * initdb + pg_ctl into a fresh temporary directory. PostgreSQL refuses to run as root, so as root the
  * directory is handed to the `postgres` user and the tools run as that user (runuser).
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(settings: ThrowawayPostgresOptions = {}): Promise<ThrowawayPostgres> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dashpub-pg-'));
   const data = path.join(dir, 'data');
@@ -48,9 +58,16 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     const { stdout: gid } = await run('id', ['-g', 'postgres']);
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
-  const tool = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, name), ...args]) : run(path.join(bin, name), args));
+  // Through env(1), so the variables reach pg_ctl, and the server it starts, however runuser treats the environment.
+  const env = Object.entries(settings.env ?? {}).map(([name, value]) => `${name}=${value}`);
+  const command = (name: string, args: string[]) => (env.length > 0 ? ['env', ...env, path.join(bin, name), ...args] : [path.join(bin, name), ...args]);
+  const tool = (name: string, args: string[]) => {
+    const [file, ...rest] = command(name, args);
+    return asRoot ? run('runuser', ['-u', 'postgres', '--', file!, ...rest]) : run(file!, rest);
+  };
   await tool('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const relaxed = settings.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${relaxed} -c max_connections=200`;
   const pgCtl = (args: string[]) => tool('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-t', '60', ...args]);
   await pgCtl(['-w', 'start']);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
