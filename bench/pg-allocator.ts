@@ -43,8 +43,11 @@ async function startServer(name: Server['name']): Promise<Server> {
   try {
     const admin = new pg.Client({ connectionString: postgres.url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${DATABASE}`);
-    await admin.end();
+    try {
+      await admin.query(`CREATE DATABASE ${DATABASE}`);
+    } finally {
+      await admin.end();
+    }
     const url = postgres.url.replace(/\/postgres$/, `/${DATABASE}`);
     // The schema as a server migrates it: the files table's LZ4 column and dashpub_publish.
     await (await openDataSource(url, { poolSize: 1 })).destroy();

@@ -48,8 +48,10 @@ export function parseTimestamptz(text: string): unknown {
   if (text.charCodeAt(i) === DOT) {
     // Milliseconds are the fraction's first three digits; the rest (microseconds) are dropped.
     let place = 100;
-    for (i++; i < n && digit(text, i) >= 0; i++) {
-      ms += digit(text, i) * place;
+    for (i++; i < n; i++) {
+      const d = digit(text, i);
+      if (d < 0) break;
+      ms += d * place;
       place = place >= 10 ? place / 10 : 0;
     }
     if (i === 20) return libraryParser(text);
