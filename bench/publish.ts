@@ -37,7 +37,7 @@ import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { sql } from '../test/support/refresh-fixtures.js';
 import { mintAccessToken } from '../test/support/tokens.js';
-import { appendToSection, BENCHMARKS_FILE, fmt, freePort, machineLine, median, option, page, percentile, requireTool, runTool, runWrk, schedstat } from './support.js';
+import { appendToSection, BENCHMARKS_FILE, fmt, freePort, machineLine, median, option, page, percentile, procMemoryMiB, procStatFields, requireTool, runTool, runWrk, schedstat } from './support.js';
 
 const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -267,7 +267,7 @@ async function pgbench(pgbenchPath: string, script: string, url: string, seconds
 /** CPU seconds (user + system) a process has used, from /proc/PID/stat (fields 14 and 15, in clock ticks). */
 function cpuSeconds(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = procStatFields(pid);
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0; // the process is gone: its last sample stands
@@ -337,11 +337,6 @@ function cpuMeter(database: string, serverPid?: number) {
  */
 async function checkpoint(url: string): Promise<void> {
   await sql(url, 'CHECKPOINT');
-}
-
-function vmHwmMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
 // ---------------------------------------------------------------- primary
@@ -449,11 +444,11 @@ async function main(): Promise<void> {
     await checkpoint(database.url);
     const big = await startChild(database.url, POOLS[0]!);
     servers.push(big);
-    const idleMiB = vmHwmMiB(big.child.pid!);
+    const idleMiB = procMemoryMiB(big.child.pid!, 'VmHWM');
     const bigRequest = bigRequests(page(BIG_BYTES));
     let peakRssMiB = 0;
     const sampler = setInterval(() => {
-      peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+      peakRssMiB = Math.max(peakRssMiB, procMemoryMiB(big.child.pid!, 'VmHWM'));
     }, 50);
     const bigPass = async (pass: string) => {
       const latencies: number[] = [];
@@ -479,7 +474,7 @@ async function main(): Promise<void> {
     const bigSeconds = (performance.now() - startedAt) / 1000;
     const clientUsage = process.cpuUsage(clientBefore);
     clearInterval(sampler);
-    peakRssMiB = Math.max(peakRssMiB, vmHwmMiB(big.child.pid!));
+    peakRssMiB = Math.max(peakRssMiB, procMemoryMiB(big.child.pid!, 'VmHWM'));
     const { serverMs: serverCpuMs, databaseMs: databaseCpuMs } = cpu.stop(latencies.length);
     await big.stop();
     servers.pop();

@@ -4,13 +4,12 @@
  * malloc settings). PostgreSQL must run on this host: a backend's CPU and page faults are read from /proc.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { publishReadSql, publishWriteSql } from '../adapters/typeorm/dashboard-sql.js';
 import { statementName } from '../adapters/typeorm/plain-reads.js';
 import type { PublishWrite } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
-import { page, schedstat } from './support.js';
+import { page, procMemoryMiB, procStatFields, schedstat } from './support.js';
 
 /** CPU time (ms) the backend `pid` has run for. */
 export function backendCpuMs(pid: number): number {
@@ -55,10 +54,10 @@ export async function publish(connection: Connection, owner: OwnerRef, bytes: nu
 
 /** Minor page faults of the backend `pid` so far: pages it touched for the first time since they were mapped. */
 export function backendPageFaults(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[7]);
+  return Number(procStatFields(pid)[7]);
 }
 
 /** Resident memory of the backend `pid`, in MiB. */
 export function backendRssMiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  return procMemoryMiB(pid, 'VmRSS');
 }
