@@ -136,6 +136,22 @@ export interface RefreshChain {
   currentHash: string | null;
   previousHash: string | null;
   previousRetryLeft: boolean;
+  /** When the previous token was rotated, and the fingerprint of the request that rotated it. */
+  rotatedAt: Date | null;
+  rotationRequest: string | null;
+}
+
+/** The chain of a grant that has issued no refresh token yet. */
+export const EMPTY_REFRESH_CHAIN: RefreshChain = { currentHash: null, previousHash: null, previousRetryLeft: false, rotatedAt: null, rotationRequest: null };
+
+/**
+ * One refresh request as the chain judges it: its fingerprint (client, `scope` and `resource` as sent,
+ * hashed by the caller), its time, and the retry window of REFRESH_RETRY_GRACE_SECONDS.
+ */
+export interface RefreshRequest {
+  fingerprint: string;
+  now: Date;
+  graceSeconds: number;
 }
 
 export type RefreshDecision =
@@ -143,18 +159,33 @@ export type RefreshDecision =
   | { kind: 'reuse' };
 
 /**
- * What presenting a refresh token (by its hash) does to its grant's chain. The current token rotates;
- * the previous one works once more (a client that lost the response retries); anything else is reuse
- * of a stolen or stale token, and the caller revokes the grant. `same` must compare in constant time.
+ * What presenting a refresh token (by its hash) does to its grant's chain. The current token rotates.
+ * The previous one works once more only as a retry of the request that rotated it (a client that lost
+ * the response): the same fingerprint, within the grace window. Anything else is reuse of a stolen or
+ * stale token, and the caller revokes the grant. `same` must compare in constant time.
  */
-export function decideRefresh(chain: RefreshChain, presentedHash: string, same: (a: string, b: string) => boolean): RefreshDecision {
+export function decideRefresh(
+  chain: RefreshChain,
+  presentedHash: string,
+  request: RefreshRequest,
+  same: (a: string, b: string) => boolean,
+): RefreshDecision {
   if (chain.currentHash !== null && same(chain.currentHash, presentedHash)) {
     const previousHash = chain.currentHash;
-    return { kind: 'rotate', next: (newHash) => ({ currentHash: newHash, previousHash, previousRetryLeft: true }) };
+    return {
+      kind: 'rotate',
+      next: (newHash) => ({ currentHash: newHash, previousHash, previousRetryLeft: true, rotatedAt: request.now, rotationRequest: request.fingerprint }),
+    };
   }
-  if (chain.previousHash !== null && chain.previousRetryLeft && same(chain.previousHash, presentedHash)) {
-    const previousHash = chain.previousHash;
-    return { kind: 'rotate', next: (newHash) => ({ currentHash: newHash, previousHash, previousRetryLeft: false }) };
+  if (chain.previousHash !== null && chain.previousRetryLeft && same(chain.previousHash, presentedHash) && isRetry(chain, request, same)) {
+    return { kind: 'rotate', next: (newHash) => ({ ...chain, currentHash: newHash, previousRetryLeft: false }) };
   }
   return { kind: 'reuse' };
+}
+
+/** Whether a request for the previous token repeats the rotating one, inside the window. */
+function isRetry(chain: RefreshChain, request: RefreshRequest, same: (a: string, b: string) => boolean): boolean {
+  if (chain.rotatedAt === null || chain.rotationRequest === null) return false;
+  const age = request.now.getTime() - chain.rotatedAt.getTime();
+  return age >= 0 && age <= request.graceSeconds * 1000 && same(chain.rotationRequest, request.fingerprint);
 }

@@ -28,6 +28,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...oidcSettings(env),
     trustProxyHops: proxyHops(env.TRUST_PROXY),
     refreshBudgetPerHour: refreshBudget(env.REFRESH_BUDGET_PER_HOUR),
+    refreshRetryGraceSeconds: refreshRetryGrace(env.REFRESH_RETRY_GRACE_SECONDS),
     logLevel: env.LOG_LEVEL ?? 'info',
     ...operatorSettings(env),
   };
@@ -67,6 +68,11 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
     throw new Error(`OIDC_ISSUER must use https (http only on a loopback address) (got "${issuer}")`);
   }
   return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
+}
+
+/** REFRESH_RETRY_GRACE_SECONDS: the window for retrying a refresh with the previous token; 10 when unset or empty. */
+function refreshRetryGrace(value: string | undefined): number {
+  return checkNumber('refreshRetryGraceSeconds', value === undefined || value.trim() === '' ? 10 : Number(value), value);
 }
 
 /** REFRESH_BUDGET_PER_HOUR: manual refreshes each owner may start per hour; 60 when unset or empty. */

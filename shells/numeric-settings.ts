@@ -3,6 +3,7 @@ import { IsInt, IsNumber, Max, Min, validateSync } from 'class-validator';
 const PORT = 'PORT must be a port number';
 const TRUST_PROXY = 'TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10';
 const REFRESH_BUDGET = 'REFRESH_BUDGET_PER_HOUR must be a positive integer';
+const REFRESH_RETRY_GRACE = 'REFRESH_RETRY_GRACE_SECONDS must be a whole number of seconds, 0 to 300';
 const ADMIN_PORT = 'ADMIN_PORT must be a port number';
 const SHUTDOWN_GRACE = 'SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600';
 const POOL_SIZE = 'DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500';
@@ -26,6 +27,11 @@ export class NumericSettings {
   @IsInt({ message: REFRESH_BUDGET })
   @Min(1, { message: REFRESH_BUDGET })
   refreshBudgetPerHour = 1;
+
+  @IsInt({ message: REFRESH_RETRY_GRACE })
+  @Min(0, { message: REFRESH_RETRY_GRACE })
+  @Max(300, { message: REFRESH_RETRY_GRACE })
+  refreshRetryGraceSeconds = 0;
 
   @IsInt({ message: ADMIN_PORT })
   @Min(0, { message: ADMIN_PORT })

@@ -44,6 +44,8 @@ function toGrant(row: OAuthGrantEntity): GrantRecord {
       currentHash: row.refreshCurrentHash,
       previousHash: row.refreshPreviousHash,
       previousRetryLeft: row.refreshPreviousRetryLeft,
+      rotatedAt: row.refreshRotatedAt,
+      rotationRequest: row.refreshRotationRequest,
     },
   };
 }
@@ -65,6 +67,8 @@ function fromGrant(grant: GrantRecord): OAuthGrantEntity {
     refreshCurrentHash: grant.refresh.currentHash,
     refreshPreviousHash: grant.refresh.previousHash,
     refreshPreviousRetryLeft: grant.refresh.previousRetryLeft,
+    refreshRotatedAt: grant.refresh.rotatedAt,
+    refreshRotationRequest: grant.refresh.rotationRequest,
   };
 }
 
@@ -87,6 +91,8 @@ interface AccessTokenRow {
   refresh_current_hash: string | null;
   refresh_previous_hash: string | null;
   refresh_previous_retry_left: boolean;
+  refresh_rotated_at: Date | null;
+  refresh_rotation_request: string | null;
   handle: string;
 }
 
@@ -94,7 +100,8 @@ const ACCESS_TOKEN_QUERY = `
   SELECT t.token_hash, t.grant_id, t.created_at AS token_created_at, t.expires_at AS token_expires_at,
          g.user_id, g.client_id, g.lock_kind, g.lock_workspace_id, g.lock_workspace_slug, g.scope, g.resource,
          g.created_at AS grant_created_at, g.session_expires_at, g.revoked_at, g.revoked_reason,
-         g.refresh_current_hash, g.refresh_previous_hash, g.refresh_previous_retry_left, u.handle
+         g.refresh_current_hash, g.refresh_previous_hash, g.refresh_previous_retry_left,
+         g.refresh_rotated_at, g.refresh_rotation_request, u.handle
     FROM oauth_access_tokens t
     JOIN oauth_grants g ON g.id = t.grant_id
     JOIN users u ON u.id = g.user_id
@@ -171,7 +178,13 @@ class TypeormOAuthData implements OAuthData {
   async updateRefreshChain(grantId: string, chain: RefreshChain): Promise<void> {
     await this.repo(OAuthGrantEntity).update(
       { id: grantId },
-      { refreshCurrentHash: chain.currentHash, refreshPreviousHash: chain.previousHash, refreshPreviousRetryLeft: chain.previousRetryLeft },
+      {
+        refreshCurrentHash: chain.currentHash,
+        refreshPreviousHash: chain.previousHash,
+        refreshPreviousRetryLeft: chain.previousRetryLeft,
+        refreshRotatedAt: chain.rotatedAt,
+        refreshRotationRequest: chain.rotationRequest,
+      },
     );
   }
 
@@ -234,6 +247,8 @@ class TypeormOAuthData implements OAuthData {
       refreshCurrentHash: row.refresh_current_hash,
       refreshPreviousHash: row.refresh_previous_hash,
       refreshPreviousRetryLeft: row.refresh_previous_retry_left,
+      refreshRotatedAt: row.refresh_rotated_at,
+      refreshRotationRequest: row.refresh_rotation_request,
     });
     const token: AccessTokenRecord = { tokenHash: row.token_hash, grantId: row.grant_id, createdAt: row.token_created_at, expiresAt: row.token_expires_at };
     return { token, grant, handle: row.handle };

@@ -8,6 +8,7 @@ import {
   addSeconds,
   AUTHORIZATION_CODE_TTL_SECONDS,
   DECLINED_DESCRIPTION,
+  EMPTY_REFRESH_CHAIN,
   GRANT_SESSION_SECONDS,
   SCOPES,
 } from '../../domain/oauth.js';
@@ -124,7 +125,7 @@ export class Consent {
         sessionExpiresAt: addSeconds(now, GRANT_SESSION_SECONDS),
         revokedAt: null,
         revokedReason: null,
-        refresh: { currentHash: null, previousHash: null, previousRetryLeft: false },
+        refresh: EMPTY_REFRESH_CHAIN,
       });
       const code = this.secrets.generate();
       await tx.insertCode({

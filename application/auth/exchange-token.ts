@@ -55,7 +55,7 @@ export class ExchangeToken {
     const outcome =
       grantType === 'authorization_code'
         ? await this.redeemCode(client.id, resource, single('code'), single('code_verifier'), single('redirect_uri'))
-        : await this.refresh(client.id, resource, single('refresh_token'));
+        : await this.refresh(client.id, resource, single('refresh_token'), this.fingerprint(client.id, params));
     if ('refusal' in outcome) throw outcome.refusal;
     return outcome.tokens;
   }
@@ -90,7 +90,16 @@ export class ExchangeToken {
     });
   }
 
-  private async refresh(clientId: string, resource: string, refreshToken: string | undefined): Promise<Outcome> {
+  /**
+   * What makes two refresh requests "the same request" for the retry window: the client and the
+   * `scope` and `resource` parameters exactly as sent (the token itself is compared separately).
+   */
+  private fingerprint(clientId: string, params: Params): string {
+    const sent = (name: string) => (typeof params[name] === 'string' ? params[name] : null);
+    return this.secrets.digest(JSON.stringify([clientId, sent('scope'), sent('resource')]));
+  }
+
+  private async refresh(clientId: string, resource: string, refreshToken: string | undefined, fingerprint: string): Promise<Outcome> {
     if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
     const tokenHash = this.secrets.digest(refreshToken);
     return this.store.transaction(async (tx) => {
@@ -103,7 +112,8 @@ export class ExchangeToken {
       if (grant.revokedAt) return refuse('the authorization has been revoked');
       if (grant.sessionExpiresAt <= now) return refuse('the session of this authorization has ended; authorize again');
       if (resource !== grant.resource) throw new OAuthError('invalid_target', 'resource does not match the authorization');
-      const decision = decideRefresh(grant.refresh, tokenHash, (a, b) => this.secrets.same(a, b));
+      const request = { fingerprint, now, graceSeconds: this.settings.refreshRetryGraceSeconds };
+      const decision = decideRefresh(grant.refresh, tokenHash, request, (a, b) => this.secrets.same(a, b));
       if (decision.kind === 'reuse') return this.revoked(tx, grant.id, now, 'refresh token reused');
       return { tokens: await this.issuer.issue(tx, grant, now, decision.next) };
     });

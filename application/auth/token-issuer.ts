@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { accessTokenExpiry, OAuthError, secondsUntil, type RefreshChain } from '../../domain/oauth.js';
+import { accessTokenExpiry, EMPTY_REFRESH_CHAIN, OAuthError, secondsUntil, type RefreshChain } from '../../domain/oauth.js';
 import type { GrantRecord, OAuthData } from '../ports/oauth-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
 
@@ -24,7 +24,7 @@ export class TokenIssuer {
     tx: OAuthData,
     grant: GrantRecord,
     now: Date,
-    nextChain: (newRefreshHash: string) => RefreshChain = (hash) => ({ currentHash: hash, previousHash: null, previousRetryLeft: false }),
+    nextChain: (newRefreshHash: string) => RefreshChain = (hash) => ({ ...EMPTY_REFRESH_CHAIN, currentHash: hash }),
   ): Promise<TokenResponse> {
     const expiresAt = accessTokenExpiry(now, grant.sessionExpiresAt);
     if (!expiresAt) throw new OAuthError('invalid_grant', 'the session of this authorization has ended; authorize again');

@@ -46,6 +46,11 @@ export interface Settings {
    * header is ignored and the client address is the socket's, since anyone can send the header.
    */
   trustProxyHops: number;
+  /**
+   * REFRESH_RETRY_GRACE_SECONDS: how long after a rotation the previous refresh token still works, once,
+   * for a retry of the same request (default 10).
+   */
+  refreshRetryGraceSeconds: number;
   /** REFRESH_BUDGET_PER_HOUR: runs per owner per hour that trigger_refresh may start. */
   refreshBudgetPerHour: number;
   logLevel: string;

@@ -52,7 +52,7 @@ export function describeOAuthStoreContract(name: string, makeFixture: () => Prom
       sessionExpiresAt: at(86_400),
       revokedAt: null,
       revokedReason: null,
-      refresh: { currentHash: null, previousHash: null, previousRetryLeft: false },
+      refresh: { currentHash: null, previousHash: null, previousRetryLeft: false, rotatedAt: null, rotationRequest: null },
       ...overrides,
     });
 
@@ -134,7 +134,7 @@ export function describeOAuthStoreContract(name: string, makeFixture: () => Prom
     it('updates the refresh chain and revokes once', async () => {
       const g = grant();
       await store.insertGrant(g);
-      const chain = { currentHash: hash(), previousHash: hash(), previousRetryLeft: true };
+      const chain = { currentHash: hash(), previousHash: hash(), previousRetryLeft: true, rotatedAt: at(4), rotationRequest: hash() };
       await store.updateRefreshChain(g.id, chain);
       expect((await store.findGrant(g.id))!.refresh).to.deep.equal(chain);
       expect(await store.revokeGrant(g.id, at(5), 'test')).to.equal(true);
@@ -228,7 +228,7 @@ export function describeOAuthStoreContract(name: string, makeFixture: () => Prom
     });
 
     it('serializes transactions that change one grant', async () => {
-      const g = grant({ refresh: { currentHash: '0', previousHash: null, previousRetryLeft: false } });
+      const g = grant({ refresh: { currentHash: '0', previousHash: null, previousRetryLeft: false, rotatedAt: null, rotationRequest: null } });
       await store.insertGrant(g);
       const bump = () =>
         store.transaction(async (tx) => {

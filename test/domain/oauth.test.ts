@@ -9,6 +9,7 @@ import {
   decideRefresh,
   grantedScope,
   OAuthError,
+  EMPTY_REFRESH_CHAIN,
   type RefreshChain,
 } from '../../domain/oauth.js';
 
@@ -136,25 +137,37 @@ describe('domain/oauth: scope, resource and lifetimes', () => {
 
 describe('domain/oauth: refresh rotation', () => {
   const same = (a: string, b: string) => a === b;
-  const chain: RefreshChain = { currentHash: 'c', previousHash: 'p', previousRetryLeft: true };
+  const T0 = new Date('2026-01-01T00:00:00Z');
+  const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+  const chain: RefreshChain = { currentHash: 'c', previousHash: 'p', previousRetryLeft: true, rotatedAt: T0, rotationRequest: 'f' };
+  const request = (seconds: number, fingerprint = 'f') => ({ fingerprint, now: later(seconds), graceSeconds: 10 });
 
-  it('rotates the current token, keeping it as the previous one with one retry', () => {
-    const decision = decideRefresh(chain, 'c', same);
+  it('rotates the current token, keeping it as the previous one with one retry of this request', () => {
+    const decision = decideRefresh(chain, 'c', request(60, 'g'), same);
     expect(decision.kind).to.equal('rotate');
-    if (decision.kind === 'rotate') expect(decision.next('n')).to.deep.equal({ currentHash: 'n', previousHash: 'c', previousRetryLeft: true });
+    if (decision.kind === 'rotate') {
+      expect(decision.next('n')).to.deep.equal({ currentHash: 'n', previousHash: 'c', previousRetryLeft: true, rotatedAt: later(60), rotationRequest: 'g' });
+    }
   });
 
-  it('accepts the previous token once', () => {
-    const decision = decideRefresh(chain, 'p', same);
+  it('accepts the previous token once, as a retry of the same request within the window', () => {
+    const decision = decideRefresh(chain, 'p', request(10), same);
     expect(decision.kind).to.equal('rotate');
     if (decision.kind !== 'rotate') return;
     const after = decision.next('n');
-    expect(after).to.deep.equal({ currentHash: 'n', previousHash: 'p', previousRetryLeft: false });
-    expect(decideRefresh(after, 'p', same).kind).to.equal('reuse');
+    expect(after).to.deep.equal({ currentHash: 'n', previousHash: 'p', previousRetryLeft: false, rotatedAt: T0, rotationRequest: 'f' });
+    expect(decideRefresh(after, 'p', request(1), same).kind).to.equal('reuse');
+  });
+
+  it('calls the previous token reuse after the window or for another request', () => {
+    expect(decideRefresh(chain, 'p', request(11), same).kind).to.equal('reuse');
+    expect(decideRefresh(chain, 'p', request(1, 'other'), same).kind).to.equal('reuse');
+    expect(decideRefresh(chain, 'p', request(-1), same).kind).to.equal('reuse');
+    expect(decideRefresh({ ...chain, rotatedAt: null, rotationRequest: null }, 'p', request(0), same).kind).to.equal('reuse');
   });
 
   it('calls anything older reuse', () => {
-    expect(decideRefresh(chain, 'older', same).kind).to.equal('reuse');
-    expect(decideRefresh({ currentHash: null, previousHash: null, previousRetryLeft: false }, 'x', same).kind).to.equal('reuse');
+    expect(decideRefresh(chain, 'older', request(0), same).kind).to.equal('reuse');
+    expect(decideRefresh(EMPTY_REFRESH_CHAIN, 'x', request(0), same).kind).to.equal('reuse');
   });
 });

@@ -23,13 +23,14 @@ export interface OAuthServer {
 
 /**
  * The sign-in surfaces alone (API host: the OAuth routes; app host: the web app) on memory adapters,
- * composed the way the full server composes them, with a hand-moved clock.
+ * composed the way the full server composes them, with a hand-moved clock. `storage: 'database'` uses
+ * DATABASE_URL from `env` (a database of createTestDatabase()).
  */
-export async function startOAuthServer(env: NodeJS.ProcessEnv = {}): Promise<OAuthServer> {
+export async function startOAuthServer(env: NodeJS.ProcessEnv = {}, storage: 'memory' | 'database' = 'memory'): Promise<OAuthServer> {
   const port = await freePort();
   const settings = settingsForPort(port, env);
   const clock = new TestClock(Date.now());
-  const app = await buildContainer(settings, { storage: 'memory', clock });
+  const app = await buildContainer(settings, { storage, clock, refreshWorkers: false });
   const koa = new Koa(koaOptions(settings));
   const refuse: Koa.Middleware = async (ctx, next) => (ctx.path.startsWith('/mcp') ? void (ctx.status = 401) : next());
   koa.use(

@@ -106,6 +106,12 @@ export class OAuthGrantEntity {
 
   @Column({ name: 'refresh_previous_retry_left', type: 'boolean' })
   refreshPreviousRetryLeft!: boolean;
+
+  @Column({ name: 'refresh_rotated_at', type: 'timestamptz', nullable: true })
+  refreshRotatedAt!: Date | null;
+
+  @Column({ name: 'refresh_rotation_request', type: 'text', nullable: true })
+  refreshRotationRequest!: string | null;
 }
 
 @Entity({ name: 'oauth_codes' })
