@@ -2,7 +2,7 @@ import { OAuthError } from './oauth.js';
 
 /**
  * Dynamic client registration rules (RFC 7591): public clients only, redirect URIs that are https or
- * loopback http, matched exactly later on.
+ * loopback http, kept in WHATWG URL serialisation and matched exactly in that form later on.
  */
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -24,17 +24,40 @@ export function isLoopbackRedirect(uri: string): boolean {
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
 }
 
-/** One redirect URI as registered: absolute, https or loopback http, no fragment, no credentials. */
+/** Spaces and control characters, which URL parsing would silently strip or encode. */
+const SPACE_OR_CONTROL = /[\u0000-\u0020\u007f]/;
+
+/**
+ * A redirect URI in the one form it is stored and compared in: the WHATWG URL serialisation (scheme and
+ * host lower-cased, default port dropped, path resolved), which is also where a browser goes. Null when
+ * it is not an absolute URL or carries spaces or control characters.
+ */
+export function normalizeRedirectUri(value: string): string | null {
+  if (SPACE_OR_CONTROL.test(value) || !URL.canParse(value)) return null;
+  return new URL(value).href;
+}
+
+/** The registered redirect URI a request names (both compared normalised), in normal form; null when none. */
+export function matchRedirectUri(registered: readonly string[], presented: string): string | null {
+  const wanted = normalizeRedirectUri(presented);
+  if (wanted === null) return null;
+  return registered.some((uri) => normalizeRedirectUri(uri) === wanted) ? wanted : null;
+}
+
+/** One redirect URI as registered: absolute, https or loopback http, no fragment, no credentials; normalised. */
 export function validateRedirectUri(value: unknown): string {
   const refuse = (why: string) => new OAuthError('invalid_redirect_uri', `redirect URI ${JSON.stringify(value)} ${why}`);
   if (typeof value !== 'string' || value === '') throw refuse('must be a non-empty string');
   if (value.length > MAX_URI_LENGTH) throw refuse(`exceeds ${MAX_URI_LENGTH} characters`);
+  if (value.trim() !== value) throw refuse('must not begin or end with whitespace');
+  if (SPACE_OR_CONTROL.test(value)) throw refuse('must not contain spaces or control characters');
   if (value.includes('#')) throw refuse('must not contain a fragment');
-  if (!URL.canParse(value)) throw refuse('is not an absolute URL');
-  const url = new URL(value);
+  const normal = normalizeRedirectUri(value);
+  if (normal === null) throw refuse('is not an absolute URL');
+  const url = new URL(normal);
   if (url.username || url.password) throw refuse('must not contain credentials');
-  if (url.protocol === 'https:') return value;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return value;
+  if (url.protocol === 'https:') return normal;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return normal;
   throw refuse('must use https, or http on a loopback address (127.0.0.1, [::1], localhost)');
 }
 
@@ -57,7 +80,7 @@ export function parseClientRegistration(body: unknown): ClientRegistration {
   if (redirectUris.length > MAX_REDIRECT_URIS) {
     throw new OAuthError('invalid_redirect_uri', `redirect_uris may list at most ${MAX_REDIRECT_URIS} URIs`);
   }
-  redirectUris.forEach(validateRedirectUri);
+  const normalUris = redirectUris.map(validateRedirectUri);
 
   const method = metadata.token_endpoint_auth_method;
   if (method !== undefined && method !== 'none') {
@@ -83,5 +106,5 @@ export function parseClientRegistration(body: unknown): ClientRegistration {
     name = cleaned === '' ? null : cleaned;
   }
   const scope = typeof metadata.scope === 'string' && metadata.scope.trim() !== '' ? metadata.scope.trim() : null;
-  return { name, redirectUris: [...new Set(redirectUris)], grantTypes: [...new Set(grantTypes)], scope };
+  return { name, redirectUris: [...new Set(normalUris)], grantTypes: [...new Set(grantTypes)], scope };
 }

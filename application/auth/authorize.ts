@@ -9,6 +9,7 @@ import {
   OAuthError,
 } from '../../domain/oauth.js';
 import { isClientIdUrl } from '../../domain/client-metadata.js';
+import { matchRedirectUri } from '../../domain/oauth-clients.js';
 import { Clock } from '../ports/clock.js';
 import { OAuthStore, type OAuthClientRecord } from '../ports/oauth-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
@@ -70,10 +71,10 @@ export class StartAuthorization {
     }
     if (!client) return { kind: 'refuse', message: 'The client is not registered with this service. Connect it again from your client.' };
     if (!redirectUri) return { kind: 'refuse', message: 'The request has no redirect_uri.' };
-    // Exact string match against the registration: no normalization, no prefix, no port wildcard.
-    if (!client.redirectUris.includes(redirectUri)) {
-      return { kind: 'refuse', message: 'The redirect_uri is not registered for this client.' };
-    }
+    // Exact match of the URL serialisations (what a browser would visit): no prefix, no port wildcard.
+    const registeredUri = matchRedirectUri(client.redirectUris, redirectUri);
+    if (registeredUri === null) return { kind: 'refuse', message: 'The redirect_uri is not registered for this client.' };
+    redirectUri = registeredUri;
 
     let state: string | undefined;
     try {

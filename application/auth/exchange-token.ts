@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { checkCodeVerifier, checkResource, decideRefresh, OAuthError } from '../../domain/oauth.js';
+import { normalizeRedirectUri } from '../../domain/oauth-clients.js';
 import { Clock } from '../ports/clock.js';
 import { OAuthStore, type OAuthData } from '../ports/oauth-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
@@ -78,7 +79,7 @@ export class ExchangeToken {
       if (record.usedAt) return this.revoked(tx, record.grantId, now, 'authorization code replayed');
       if (record.clientId !== clientId) return refuse('the authorization code was issued to another client');
       if (record.expiresAt <= now) return refuse('the authorization code has expired');
-      if (redirectUri !== record.redirectUri) return refuse('redirect_uri does not match the one of the authorization request');
+      if (redirectUri === undefined || normalizeRedirectUri(redirectUri) !== record.redirectUri) return refuse('redirect_uri does not match the one of the authorization request');
       if (!this.secrets.same(this.secrets.s256(codeVerifier), record.codeChallenge)) {
         return refuse('code_verifier does not match the code challenge');
       }
