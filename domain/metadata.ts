@@ -17,6 +17,11 @@ export interface MetadataPatch {
   visibility?: Visibility;
 }
 
+/** Caps that keep replies and pages bounded; the same as a version name's for `name`. */
+export const NAME_MAX_LENGTH = 200;
+export const TAG_MAX_LENGTH = 64;
+export const TAGS_MAX_COUNT = 50;
+
 const given = (value: unknown) => value !== undefined && value !== null;
 
 /**
@@ -27,6 +32,7 @@ export function parseMetadataPatch(input: Record<string, unknown>): MetadataPatc
   const patch: MetadataPatch = {};
   if (given(input.name)) {
     if (typeof input.name !== 'string' || input.name.trim() === '') throw invalid('name must be a non-empty string');
+    if (input.name.length > NAME_MAX_LENGTH) throw invalid(`name exceeds ${NAME_MAX_LENGTH}-char limit (got ${input.name.length})`);
     patch.name = input.name;
   }
   if (given(input.chart)) {
@@ -37,8 +43,11 @@ export function parseMetadataPatch(input: Record<string, unknown>): MetadataPatc
     if (!Array.isArray(input.tags)) throw invalid('tags must be an array of strings');
     input.tags.forEach((tag, i) => {
       if (typeof tag !== 'string') throw invalid(`tags[${i}] must be a string (got ${typeof tag})`);
+      if (tag.length > TAG_MAX_LENGTH) throw invalid(`tags[${i}] exceeds ${TAG_MAX_LENGTH}-char limit (got ${tag.length})`);
     });
-    patch.tags = [...new Set(input.tags as string[])];
+    const tags = [...new Set(input.tags as string[])];
+    if (tags.length > TAGS_MAX_COUNT) throw invalid(`tags exceeds ${TAGS_MAX_COUNT}-tag limit (got ${tags.length})`);
+    patch.tags = tags;
   }
   if (given(input.visibility)) {
     if (input.visibility !== 'public' && input.visibility !== 'private') {

@@ -29,6 +29,14 @@ describe('domain: metadata semantics', () => {
     expect(message(() => parseMetadataPatch({ name: '   ' }))).to.equal('name must be a non-empty string');
   });
 
+  it('caps a name at 200 characters, tags at 64 characters and 50 distinct tags, naming the field and the limit', () => {
+    expect(parseMetadataPatch({ name: 'n'.repeat(200), tags: Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(64, 't')) })).to.have.property('name');
+    expect(message(() => parseMetadataPatch({ name: 'n'.repeat(201) }))).to.equal('name exceeds 200-char limit (got 201)');
+    expect(message(() => parseMetadataPatch({ tags: ['ok', 't'.repeat(65)] }))).to.equal('tags[1] exceeds 64-char limit (got 65)');
+    expect(message(() => parseMetadataPatch({ tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }))).to.equal('tags exceeds 50-tag limit (got 51)');
+    expect(parseMetadataPatch({ tags: Array.from({ length: 60 }, (_, i) => `t${i % 50}`) }).tags).to.have.length(50);
+  });
+
   it('refuses an empty chart', () => {
     expect(message(() => parseMetadataPatch({ chart: '' }))).to.equal('chart must be a non-empty string');
   });

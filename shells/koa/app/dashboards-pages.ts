@@ -28,6 +28,10 @@ const enc = encodeURIComponent;
 export const dashboardPath = (owner: string, slug: string) => `${DASHBOARDS_PATH}/${enc(owner)}/${enc(slug)}`;
 export const ownerListPath = (owner: string) => `${DASHBOARDS_PATH}?owner=${enc(owner)}`;
 
+/** A user-chosen value cut to one line with an ellipsis; the whole text stays in its title. */
+const clipped = (text: string, extraClass = '') => html`<span class="clip${extraClass}" title="${text}">${text}</span>`;
+const tagBadges = (tags: string[]) => tags.map((t) => html`${clipped(t, ' badge tag')} `);
+
 const when = (date: Date | string) => new Date(date).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 function topNav(current: 'dashboards' | 'account'): Html {
@@ -75,8 +79,8 @@ export function listPage(
   };
   const filtered = Boolean(input.search || input.tag || input.visibility || input.kind);
   const rows = page.rows.map(
-    (r) => html`<tr><td class="name"><a href="${dashboardPath(owner.name, r.slug)}">${r.name}</a><div class="note mono">${r.slug}</div></td>
-<td data-label="Tags">${r.tags.length ? r.tags.map((t) => html`<span class="badge tag">${t}</span> `) : html`<span class="muted">—</span>`}</td>
+    (r) => html`<tr><td class="name"><a href="${dashboardPath(owner.name, r.slug)}">${clipped(r.name)}</a><div class="note mono">${r.slug}</div></td>
+<td class="tags" data-label="Tags">${r.tags.length ? tagBadges(r.tags) : html`<span class="muted">—</span>`}</td>
 <td data-label="Visibility">${r.visibility}</td><td data-label="Kind">${r.kind}</td><td data-label="Last published">${when(r.publishedAt)}</td>
 <td data-label="Last refresh">${r.kind === 'refreshable' ? runBadge(r.lastRun) : html`<span class="muted">—</span>`}</td><td data-label="Views (30 days)">${r.views}</td></tr>`,
   );
@@ -152,7 +156,7 @@ export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInpu
 <div><dt>Owner</dt><dd>${ownerText}</dd></div>
 <div><dt>Visibility</dt><dd>${d.visibility === 'public' ? 'Public: anyone with the link' : 'Private: members only, after sign-in'}</dd></div>
 <div><dt>Kind</dt><dd>${d.refreshable ? `Refreshable, on ${d.connection === 'self' ? 'self' : `connection ${d.connection}`}` : 'Static'}</dd></div>
-<div><dt>Tags</dt><dd>${d.tags.length ? d.tags.map((t) => html`<span class="badge tag">${t}</span> `) : html`<span class="muted">none</span>`}</dd></div>
+<div><dt>Tags</dt><dd>${d.tags.length ? tagBadges(d.tags) : html`<span class="muted">none</span>`}</dd></div>
 <div><dt>Published</dt><dd>${when(detail.publishedAt)} <span class="note">created ${when(d.created_at)}, settings changed ${when(d.updated_at)}</span></dd></div>
 </dl>`;
 
@@ -250,7 +254,7 @@ export function versionPage(
   const restore = input.current
     ? html`<p class="muted">This is the current version.</p>`
     : html`<form method="post" action="${path}/versions/${v.version_id}/restore">${csrfField(chrome.csrf)}<button class="primary" type="submit">Restore this version</button></form>${formError(input.problem, `version-${v.version_id}`)}`;
-  const body = html`${topNav('dashboards')}<a class="back" href="${path}">Back to ${input.name}</a>
+  const body = html`${topNav('dashboards')}<a class="back" href="${path}">Back to ${clipped(input.name)}</a>
 <h1>Version ${v.seq} of ${input.name}</h1>
 <dl><div><dt>Made</dt><dd>${when(v.created_at)}</dd></div><div><dt>Name</dt><dd>${v.name ?? 'automatic (unnamed)'}</dd></div>
 <div><dt>Id</dt><dd class="mono">${v.version_id}</dd></div>
@@ -263,7 +267,7 @@ export function versionPage(
 export function deletePage(chrome: Chrome, input: { owner: OwnerChoice; name: string; slug: string; url: string; versions: number; error?: string; typed?: string }): string {
   const path = dashboardPath(input.owner.name, input.slug);
   const err = input.error ? { attrs: html` aria-invalid="true" aria-describedby="confirm-error"`, note: html`<p class="field-error" id="confirm-error" role="alert">${input.error}</p>` } : { attrs: null, note: null };
-  const body = html`${topNav('dashboards')}<a class="back" href="${path}">Back to ${input.name}</a>
+  const body = html`${topNav('dashboards')}<a class="back" href="${path}">Back to ${clipped(input.name)}</a>
 <h1>Delete ${input.slug}?</h1>
 <p>This deletes the dashboard <strong>${input.slug}</strong> (${input.name}) at <code>${input.url}</code>, its ${input.versions} earlier version${input.versions === 1 ? '' : 's'}, its files and its old addresses. It cannot be undone.</p>
 <form method="post" action="${path}/delete">${csrfField(chrome.csrf)}

@@ -16,7 +16,12 @@ form.filters{display:grid;grid-template-columns:minmax(10rem,2fr) repeat(3,minma
 form.filters label,.stack label{display:block;font-weight:600;font-size:.85rem;margin:0 0 .25rem}
 .scroll{overflow-x:auto}
 table.list td,table.list th{white-space:nowrap}
-table.list td.name{white-space:normal;min-width:12rem}
+table.list td.name{white-space:normal;min-width:12rem;max-width:28rem}
+table.list td.tags{white-space:normal;max-width:22rem}
+.clip{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
+.badge.tag.clip{max-width:12rem}
+table.list td.name .clip{max-width:24rem}
+main.full h1,main.full p,main.full dd,a.back{overflow-wrap:anywhere}
 .badge.bad{color:var(--bad);border-color:var(--bad)}
 .badge.tag{color:var(--fg)}
 .pager{display:flex;justify-content:space-between;gap:1rem;margin-top:1rem;font-size:.9rem}
