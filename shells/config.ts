@@ -29,6 +29,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     trustProxyHops: proxyHops(env.TRUST_PROXY),
     refreshBudgetPerHour: refreshBudget(env.REFRESH_BUDGET_PER_HOUR),
     refreshRetryGraceSeconds: refreshRetryGrace(env.REFRESH_RETRY_GRACE_SECONDS),
+    minRefreshIntervalFreeMinutes: minimumInterval('minRefreshIntervalFreeMinutes', env.MIN_REFRESH_INTERVAL_FREE_MINUTES, 15),
+    minRefreshIntervalProMinutes: minimumInterval('minRefreshIntervalProMinutes', env.MIN_REFRESH_INTERVAL_PRO_MINUTES, 1),
     logLevel: env.LOG_LEVEL ?? 'info',
     ...operatorSettings(env),
   };
@@ -68,6 +70,11 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
     throw new Error(`OIDC_ISSUER must use https (http only on a loopback address) (got "${issuer}")`);
   }
   return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
+}
+
+/** MIN_REFRESH_INTERVAL_<PLAN>_MINUTES: a plan's shortest gap between scheduled runs; `fallback` when unset or empty. */
+function minimumInterval(name: 'minRefreshIntervalFreeMinutes' | 'minRefreshIntervalProMinutes', value: string | undefined, fallback: number): number {
+  return checkNumber(name, value === undefined || value.trim() === '' ? fallback : Number(value), value);
 }
 
 /** REFRESH_RETRY_GRACE_SECONDS: the window for retrying a refresh with the previous token; 10 when unset or empty. */

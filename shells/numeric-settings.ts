@@ -4,6 +4,8 @@ const PORT = 'PORT must be a port number';
 const TRUST_PROXY = 'TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10';
 const REFRESH_BUDGET = 'REFRESH_BUDGET_PER_HOUR must be a positive integer';
 const REFRESH_RETRY_GRACE = 'REFRESH_RETRY_GRACE_SECONDS must be a whole number of seconds, 0 to 300';
+const MIN_INTERVAL_FREE = 'MIN_REFRESH_INTERVAL_FREE_MINUTES must be a whole number of minutes, 1 to 1440';
+const MIN_INTERVAL_PRO = 'MIN_REFRESH_INTERVAL_PRO_MINUTES must be a whole number of minutes, 1 to 1440';
 const ADMIN_PORT = 'ADMIN_PORT must be a port number';
 const SHUTDOWN_GRACE = 'SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600';
 const POOL_SIZE = 'DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500';
@@ -32,6 +34,17 @@ export class NumericSettings {
   @Min(0, { message: REFRESH_RETRY_GRACE })
   @Max(300, { message: REFRESH_RETRY_GRACE })
   refreshRetryGraceSeconds = 0;
+
+  // At most a day: a longer gap could only come from the day fields, which the check does not measure.
+  @IsInt({ message: MIN_INTERVAL_FREE })
+  @Min(1, { message: MIN_INTERVAL_FREE })
+  @Max(1440, { message: MIN_INTERVAL_FREE })
+  minRefreshIntervalFreeMinutes = 1;
+
+  @IsInt({ message: MIN_INTERVAL_PRO })
+  @Min(1, { message: MIN_INTERVAL_PRO })
+  @Max(1440, { message: MIN_INTERVAL_PRO })
+  minRefreshIntervalProMinutes = 1;
 
   @IsInt({ message: ADMIN_PORT })
   @Min(0, { message: ADMIN_PORT })

@@ -57,7 +57,10 @@ export async function bindRefreshAndConnections(
 ): Promise<void> {
   container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
   container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
-  container.bind<RefreshOptions>(RefreshOptions).toConstantValue({ budgetPerHour: settings.refreshBudgetPerHour });
+  container.bind<RefreshOptions>(RefreshOptions).toConstantValue({
+    budgetPerHour: settings.refreshBudgetPerHour,
+    minimumIntervals: { free: settings.minRefreshIntervalFreeMinutes, pro: settings.minRefreshIntervalProMinutes },
+  });
   const validator = container.get<SqlValidator>(SqlValidator);
   // No warehouse URL may name the database the service stores everything in (any database name on the
   // embedded server, which is the service's alone).

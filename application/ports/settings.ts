@@ -51,6 +51,12 @@ export interface Settings {
    * for a retry of the same request (default 10).
    */
   refreshRetryGraceSeconds: number;
+  /**
+   * MIN_REFRESH_INTERVAL_FREE_MINUTES and MIN_REFRESH_INTERVAL_PRO_MINUTES: the shortest gap between two
+   * runs of a schedule that set_refresh_schedule accepts from a user on that plan (defaults 15 and 1).
+   */
+  minRefreshIntervalFreeMinutes: number;
+  minRefreshIntervalProMinutes: number;
   /** REFRESH_BUDGET_PER_HOUR: runs per owner per hour that trigger_refresh may start. */
   refreshBudgetPerHour: number;
   logLevel: string;

@@ -34,3 +34,42 @@ function isTimeZone(zone: string): boolean {
     return false;
   }
 }
+
+const DAY_MINUTES = 24 * 60;
+const DAY_MS = DAY_MINUTES * 60_000;
+/** How far ahead two consecutive run days are looked for: a leap-day cycle, and at most this many run days. */
+const DAY_HORIZON_MS = 4 * 366 * DAY_MS;
+const DAY_RUNS_LOOKED_AT = 400;
+
+/**
+ * The shortest wall-clock gap, in minutes, between two consecutive runs of a schedule (one already
+ * through parseSchedule). Every run day has the same times of day, so the gaps within a day come from
+ * the minute and hour fields; the gap across midnight counts only when two consecutive calendar days
+ * can both run, which the day fields are asked about over the next run days (up to four years).
+ * Daylight-saving shifts are not counted: they move a run by an hour twice a year at most.
+ */
+export function shortestGapMinutes(cron: string, after: Date): number {
+  const { fields } = CronExpressionParser.parse(cron, { tz: 'UTC', strict: false });
+  const minutes = [...new Set(fields.minute.values as number[])].sort((a, b) => a - b);
+  const hours = [...new Set(fields.hour.values as number[])].sort((a, b) => a - b);
+  const times = hours.flatMap((h) => minutes.map((m) => h * 60 + m));
+  let shortest = DAY_MINUTES * 2;
+  for (let i = 1; i < times.length; i += 1) shortest = Math.min(shortest, times[i]! - times[i - 1]!);
+  const acrossMidnight = DAY_MINUTES - times[times.length - 1]! + times[0]!;
+  if (acrossMidnight < shortest && consecutiveDaysRun(cron, after)) shortest = acrossMidnight;
+  return shortest;
+}
+
+/** Whether two consecutive calendar days both run, judged by the day fields alone over the horizon. */
+function consecutiveDaysRun(cron: string, after: Date): boolean {
+  const [, , dayOfMonth, month, dayOfWeek] = cron.split(' ');
+  const days = CronExpressionParser.parse(`0 0 ${dayOfMonth} ${month} ${dayOfWeek}`, { tz: 'UTC', currentDate: after, strict: false });
+  const end = after.getTime() + DAY_HORIZON_MS;
+  let previous = days.next().getTime();
+  for (let i = 0; i < DAY_RUNS_LOOKED_AT && previous < end; i += 1) {
+    const day = days.next().getTime();
+    if (day - previous === DAY_MS) return true;
+    previous = day;
+  }
+  return false;
+}

@@ -5,6 +5,8 @@ import { validateSlug } from '../../domain/names.js';
 import { refreshBudgetExhausted } from '../../domain/rate-limits.js';
 import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } from '../../domain/scope.js';
 import { canonicalUrl } from '../../domain/urls.js';
+import { checkScheduleInterval } from '../../domain/refresh-interval.js';
+import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RefreshQueue } from '../ports/refresh-queue.js';
@@ -16,7 +18,7 @@ import { ScopeResolver } from '../scope-resolver.js';
 import { loadDashboard, noDashboardInAccount, type DashboardRef } from '../dashboards/lookup.js';
 import { personalConnectionOnWorkspaceWarning } from '../connections/connection-access.js';
 import { ConnectionStore } from '../ports/connection-store.js';
-import { nextRuns, parseSchedule } from './cron.js';
+import { nextRuns, parseSchedule, shortestGapMinutes } from './cron.js';
 import { RefreshOptions } from './refresh-options.js';
 
 const HOUR_SECONDS = 3600;
@@ -69,6 +71,7 @@ export class ManageRefresh {
     @inject(ConnectionStore) private readonly connections: ConnectionStore,
     @inject(RefreshOptions) private readonly options: RefreshOptions,
     @inject(Settings) private readonly settings: Settings,
+    @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -84,6 +87,7 @@ export class ManageRefresh {
       return { slug, url, schedule: null, warnings: [] };
     }
     const { cron, timezone } = parseSchedule(command.schedule, command.timezone);
+    await this.checkInterval(principal, cron);
     const next = nextRuns(cron, timezone, this.clock.now(), 3);
     await this.state.setSchedule({ dashboardId: dashboard.id, cron, timezone, nextRunAt: next[0] ?? null });
     return { slug, url, schedule: { cron, timezone, nextRuns: next }, warnings: await this.warnings(target, dashboard) };
@@ -126,6 +130,12 @@ export class ManageRefresh {
       liveRenderedAt: live && live.versionId === dashboard.currentVersionId ? live.renderedAt : null,
       warnings: await this.warnings(target, dashboard),
     };
+  }
+
+  /** The caller's plan sets the minimum: workspaces have no plan of their own (as for connections). */
+  private async checkInterval(principal: Principal, cron: string): Promise<void> {
+    const user = await this.accounts.findUserById(principal.userId);
+    checkScheduleInterval(cron, shortestGapMinutes(cron, this.clock.now()), user?.plan ?? 'free', this.options.minimumIntervals);
   }
 
   private async requireRefreshable(dashboard: DashboardRecord): Promise<void> {
