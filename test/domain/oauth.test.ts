@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isLoopbackRedirect, parseClientRegistration, validateRedirectUri } from '../../domain/oauth-clients.js';
+import { isLoopbackRedirect, matchRedirectUri, parseClientRegistration, validateRedirectUri } from '../../domain/oauth-clients.js';
 import {
   ACCESS_TOKEN_MAX_SECONDS,
   accessTokenExpiry,
@@ -51,6 +51,22 @@ describe('domain/oauth: redirect URIs', () => {
     ]) {
       expect(oauthError(() => validateRedirectUri(uri)).error, String(uri)).to.equal('invalid_redirect_uri');
     }
+  });
+
+  it('keeps the URL serialisation, and matches requests in that form only', () => {
+    expect(validateRedirectUri('HTTP://LOCALHOST:3000/cb')).to.equal('http://localhost:3000/cb');
+    expect(validateRedirectUri('HTTPS://Client.Example:443/a/../cb')).to.equal('https://client.example/cb');
+    expect(matchRedirectUri(['http://localhost:3000/cb'], 'http://LocalHost:3000/cb')).to.equal('http://localhost:3000/cb');
+    expect(matchRedirectUri(['HTTP://LOCALHOST:3000/cb'], 'http://localhost:3000/cb')).to.equal('http://localhost:3000/cb');
+    for (const presented of [' http://localhost:3000/cb', 'http://localhost:3000/cb/', 'http://localhost:3001/cb', 'http://local\thost:3000/cb']) {
+      expect(matchRedirectUri(['http://localhost:3000/cb'], presented), presented).to.equal(null);
+    }
+  });
+
+  it('refuses whitespace around a redirect URI and spaces or control characters in it', () => {
+    expect(oauthError(() => validateRedirectUri(' https://client.example/cb')).description).to.equal('redirect URI " https://client.example/cb" must not begin or end with whitespace');
+    expect(oauthError(() => validateRedirectUri('https://client.example/c b')).description).to.equal('redirect URI "https://client.example/c b" must not contain spaces or control characters');
+    expect(oauthError(() => validateRedirectUri('https://client.exa\u0000mple/cb')).error).to.equal('invalid_redirect_uri');
   });
 
   it('tells loopback redirects from remote ones', () => {

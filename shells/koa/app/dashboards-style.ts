@@ -19,8 +19,8 @@ table.list td,table.list th{white-space:nowrap}
 table.list td.name{white-space:normal;min-width:12rem;max-width:28rem}
 table.list td.tags{white-space:normal;max-width:22rem}
 .clip{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
-.badge.tag.clip{max-width:12rem}
-table.list td.name .clip{max-width:24rem}
+.badge.tag.clip{max-width:min(12rem,100%)}
+table.list td.name .clip{max-width:min(24rem,100%)}
 main.full h1,main.full p,main.full dd,a.back{overflow-wrap:anywhere}
 .badge.bad{color:var(--bad);border-color:var(--bad)}
 .badge.tag{color:var(--fg)}

@@ -81,6 +81,11 @@ describe('security: caps on dashboard names and tags', function () {
     const pageWidth = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
     expect(pageWidth[0]).to.be.at.most(pageWidth[1]!);
 
+    await page.setViewportSize({ width: 390, height: 900 });
+    const phoneWidth = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(phoneWidth[0]).to.be.at.most(phoneWidth[1]!);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     await page.goto(`${server.settings.appUrl}/dashboards/lena/at-limits`);
     expect(await page.locator('dd .badge.tag').first().getAttribute('title')).to.equal(tags[0]);
     const detailWidth = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
