@@ -8,6 +8,7 @@ import {
   classify,
   errorResponse,
   INTERNAL_ERROR,
+  INTERNAL_ERROR_MESSAGE,
   INVALID_REQUEST,
   JsonRpcError,
   PARSE_ERROR,
@@ -129,13 +130,10 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
           if (result instanceof SerializedToolResult) return withId(incoming.id, result.tail);
           return resultResponse(incoming.id, result);
         } catch (err) {
-          if (err instanceof JsonRpcError) {
-            if (err.code === INTERNAL_ERROR) logger?.error({ method: incoming.method, message: err.message }, 'MCP handler failed');
-            return errorResponse(incoming.id, err.code, err.message, err.data);
-          }
+          if (err instanceof JsonRpcError && err.code !== INTERNAL_ERROR) return errorResponse(incoming.id, err.code, err.message, err.data);
+          // Whatever was thrown is logged, never sent: its text may be the database's or a driver's.
           logger?.error({ err, method: incoming.method }, 'MCP handler failed');
-          const message = err instanceof Error ? err.message : String(err);
-          return errorResponse(incoming.id, INTERNAL_ERROR, `Internal error: ${message}`);
+          return errorResponse(incoming.id, INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
         }
       }
     }
