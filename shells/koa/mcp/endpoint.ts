@@ -32,7 +32,8 @@ export interface McpLogger {
 }
 
 export interface McpEndpointOptions {
-  settings: Pick<Settings, 'baseUrl' | 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
+  settings: Pick<Settings, 'baseUrl' | 'serviceName' | 'dashboardScheme' | 'dashboardDomain'> &
+    Partial<Pick<Settings, 'appUrl' | 'mcpAllowedOrigins' | 'mcpMaxAnswerBytes'>>;
   verifier: TokenVerifier;
   tools: ToolDefinition[];
   /** Defaults to the spec's three prompts. */
@@ -97,6 +98,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
   const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
   const methods = new McpMethods(settings, registry, prompts, options.resources);
+  const originAllowed = originCheck(settings);
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
 
   /**
@@ -242,6 +244,9 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       if (req.method !== 'POST') {
         return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
       }
+      const origin = req.headers.origin;
+      // DNS rebinding (MCP transport spec): a page on another site must not reach the endpoint through a browser.
+      if (origin !== undefined && !originAllowed(origin)) return Promise.resolve(json(403, errorResponse(null, INVALID_REQUEST, FOREIGN_ORIGIN)));
       const token = bearer(req);
       // A token this process verified before is answered for from memory without a wait (the verifier
       // says when it may: docs/decisions.md, "Hot path of the MCP endpoint"); else verify asks the store.
@@ -256,6 +261,19 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       return Promise.reject(err);
     }
   };
+}
+
+/** The 403 answer's message for a request from a browser origin that is not allowed. */
+export const FOREIGN_ORIGIN = '403 forbidden: requests from this Origin are not accepted; the operator can allow an origin in MCP_ALLOWED_ORIGINS';
+
+/**
+ * Whether an Origin header names the service's own origins (BASE_URL, APP_URL) or one of
+ * MCP_ALLOWED_ORIGINS. Browsers send origins in lower case; one set lookup per request that has one.
+ */
+function originCheck(settings: McpEndpointOptions['settings']): (origin: string) => boolean {
+  const allowed = new Set<string>(settings.mcpAllowedOrigins ?? []);
+  for (const url of [settings.baseUrl, settings.appUrl]) if (url) allowed.add(new URL(url).origin);
+  return (origin) => allowed.has(origin) || allowed.has(origin.toLowerCase());
 }
 
 /** The endpoint as Koa middleware: answers /mcp and /mcp/, passes other paths to `next` (the API surface answers 404). */
