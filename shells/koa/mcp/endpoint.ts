@@ -14,6 +14,7 @@ import {
   PARSE_ERROR,
   resultResponse,
   type Incoming,
+  type JsonRpcId,
   type JsonRpcResponse,
 } from './jsonrpc.js';
 import { McpMethods } from './methods.js';
@@ -50,6 +51,14 @@ export interface McpEndpointOptions {
 
 const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** Messages one batch may hold (README "Limits"); a longer batch is refused whole, before any member runs. */
+export const MAX_BATCH_MEMBERS = 50;
+const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+export const batchTooLong = (members: number) =>
+  `Invalid Request: a batch may hold at most ${MAX_BATCH_MEMBERS} messages (got ${members}); send the rest in further requests`;
+export const answerTooLarge = (maxBytes: number) =>
+  `Answer too large: the answers of this batch passed ${maxBytes} bytes (MCP_MAX_ANSWER_BYTES) at this message. It ran, but its result is left out; ask for it again on its own or in a smaller batch`;
 
 const REPLY_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
 /** A reply whose result was serialised before: its pieces, only the id written now. */
@@ -93,6 +102,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const { settings, verifier, logger } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxAnswerBytes = settings.mcpMaxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const bodyBuffers = new BodyBuffers();
   const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
   const counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
@@ -215,6 +225,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
 
   async function answerBatch(principal: Principal, body: unknown[]): Promise<McpAnswer> {
     if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
+    if (body.length > MAX_BATCH_MEMBERS) return json(400, errorResponse(null, INVALID_REQUEST, batchTooLong(body.length)));
     // Members run concurrently; the reply keeps the request order and leaves notifications out. Every
     // member settles before the first failure is passed on: the body's buffer is lent until then.
     const settled = await Promise.allSettled(body.map((member) => answer(principal, classify(member))));
@@ -224,10 +235,28 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       .map((outcome) => (outcome as PromiseFulfilledResult<Reply | null>).value)
       .filter((reply): reply is Reply => reply !== null);
     if (replies.length === 0) return { status: 204, headers: [], body: null };
+    return send(200, cappedBatch(replies));
+  }
+
+  /**
+   * The batch reply's pieces, at most maxAnswerBytes: the first reply always goes in full (an answer on its
+   * own would), and every reply after the one that passes the cap becomes an error saying so, under its id.
+   */
+  function cappedBatch(replies: Reply[]): Buffer[] {
     const parts: Buffer[] = [];
-    for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...pieces(reply));
+    let bytes = 2;
+    let over = false;
+    for (const reply of replies) {
+      let replyPieces = pieces(reply);
+      const size = replyPieces.reduce((sum, piece) => sum + piece.length, 0);
+      if (!over && parts.length > 0 && bytes + size + 1 > maxAnswerBytes) over = true;
+      if (over) replyPieces = pieces(errorResponse(idOf(reply), INVALID_REQUEST, answerTooLarge(maxAnswerBytes)));
+      for (const piece of replyPieces) bytes += piece.length;
+      parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...replyPieces);
+      bytes += 1;
+    }
     parts.push(BATCH_CLOSE);
-    return send(200, parts);
+    return parts;
   }
 
   async function answerOne(principal: Principal, incoming: Incoming): Promise<McpAnswer> {
@@ -261,6 +290,11 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       return Promise.reject(err);
     }
   };
+}
+
+/** The id a reply answers: its field, or the JSON written after the fixed head of a reply in pieces. */
+function idOf(reply: JsonRpcResponse | readonly Buffer[]): JsonRpcId {
+  return Array.isArray(reply) ? (JSON.parse(reply[1]!.toString('utf8')) as JsonRpcId) : (reply as JsonRpcResponse).id;
 }
 
 /** The 403 answer's message for a request from a browser origin that is not allowed. */
