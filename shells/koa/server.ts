@@ -29,7 +29,7 @@ import { Telemetry } from '../../application/ports/telemetry.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { observeRequests, setHead } from './request-observer.js';
 import { startAdminListener, type AdminListener } from './admin-listener.js';
-import { bodyDeadline, capConnections, serverTimeouts } from './slow-requests.js';
+import { bodyDeadline, guardConnections, serverTimeouts } from './slow-requests.js';
 import { DataSource } from 'typeorm';
 
 export interface RunningServer {
@@ -113,7 +113,7 @@ export async function startServer(settings: Settings, options: { container?: App
   );
   // Slow clients (README "Limits"): deadlines for headers and bodies, and a cap on open connections.
   const server = http.createServer({ keepAliveTimeout: 65_000, ...serverTimeouts(settings) }, observed.handler);
-  capConnections(server, settings);
+  guardConnections(server, settings);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, () => resolve());

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Settings } from '../../application/ports/settings.js';
 import { isMcpPath } from './mcp/endpoint.js';
 
@@ -16,9 +17,16 @@ export function serverTimeouts(limits: Limits): Pick<http.ServerOptions, 'header
   return { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(5000, Math.max(50, Math.round(shortest / 4))) };
 }
 
-/** The cap on open connections: past it node:http closes a new connection as soon as it is accepted. */
-export function capConnections(server: http.Server, limits: Limits): void {
+/**
+ * The cap on open connections (past it node:http closes a new connection as soon as it is accepted), and a
+ * deadline for a connection's first bytes: node:http's header deadline starts with the first byte, so a
+ * connection that never sends one would otherwise hold its place forever. `bodyDeadline` lifts it on the
+ * first request; between requests node:http's keep-alive deadline holds.
+ */
+export function guardConnections(server: http.Server, limits: Limits): void {
   server.maxConnections = limits.httpMaxConnections;
+  const ms = Math.round(limits.httpHeadersTimeoutSeconds * 1000);
+  server.on('connection', (socket: Socket) => socket.setTimeout(ms));
 }
 
 /**
@@ -29,6 +37,8 @@ export function capConnections(server: http.Server, limits: Limits): void {
 export function bodyDeadline(limits: Limits): (req: http.IncomingMessage) => void {
   const ms = Math.round(limits.httpBodyTimeoutSeconds * 1000);
   return (req) => {
+    // The first request lifts guardConnections' deadline, which would otherwise cut a long answer short.
+    if (req.socket.timeout) req.socket.setTimeout(0);
     const { headers } = req;
     if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) return;
     if (req.complete || isMcpPath(req.url)) return;

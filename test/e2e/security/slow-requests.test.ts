@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import net from 'node:net';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { startFullServer } from '../../support/server.js';
+import { AccountStore } from '../../../application/ports/account-store.js';
+import { request } from '../../support/http.js';
+import { mintAccessToken } from '../../support/tokens.js';
+import { aUser } from '../../support/mothers.js';
 
 type Server = Awaited<ReturnType<typeof startFullServer>>;
 
@@ -92,6 +96,25 @@ describe('security: slow requests and open connections', function () {
       const { dripped } = await slowClient(server.port, head, 'a');
       expect(dripped, path).to.be.greaterThan(0);
     }
+  });
+
+  it('closes a connection that sends nothing at all', async () => {
+    expect(await closedByServer(server.port, 30_000)).to.equal(true);
+  });
+
+  it('keeps a connection whose answer takes longer than the header deadline', async () => {
+    const user = await aUser(server.server.app.container.get<AccountStore>(AccountStore), { handle: 'patient' });
+    const token = (await mintAccessToken(server.server.app.container, { userId: user.id, lock: { kind: 'personal' } })).access_token;
+    const res = await request({
+      url: `${server.url}/mcp`,
+      method: 'POST',
+      host: server.hosts.api,
+      headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_cube_sql', arguments: { sql: 'select pg_sleep(2.5) is null as slept' } } },
+      timeoutMs: 60_000,
+    });
+    expect(res.status).to.equal(200);
+    expect(res.json().result.isError, res.text.slice(0, 300)).to.equal(undefined);
   });
 
   it('closes connections past HTTP_MAX_CONNECTIONS, and accepts again once some are gone', async () => {
