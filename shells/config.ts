@@ -1,6 +1,7 @@
 import type { Settings } from '../application/ports/settings.js';
 import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
 import { checkNumber } from './numeric-settings.js';
+import { httpLimitSettings } from './http-limit-settings.js';
 
 /** Reads the settings README.md lists from the environment; every default is the local one. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -33,6 +34,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     minRefreshIntervalProMinutes: minimumInterval('minRefreshIntervalProMinutes', env.MIN_REFRESH_INTERVAL_PRO_MINUTES, 1),
     logLevel: env.LOG_LEVEL ?? 'info',
     ...operatorSettings(env),
+    ...httpLimitSettings(env),
   };
 }
 

@@ -68,4 +68,19 @@ export interface Settings {
   adminHost: string;
   /** SHUTDOWN_GRACE_SECONDS: how long SIGTERM waits for in-flight requests and jobs (default 10). */
   shutdownGraceSeconds: number;
+  /**
+   * MCP_ALLOWED_ORIGINS: browser origins besides the service's own (BASE_URL, APP_URL) whose requests /mcp
+   * answers; a request with any other Origin header is refused with 403 (DNS rebinding).
+   */
+  mcpAllowedOrigins: string[];
+  /** MCP_MAX_ANSWER_BYTES: bytes of one /mcp answer; batch members past it get a JSON-RPC error instead. */
+  mcpMaxAnswerBytes: number;
+  /** HTTP_HEADERS_TIMEOUT_SECONDS: time a client has to send a request's headers. */
+  httpHeadersTimeoutSeconds: number;
+  /** HTTP_BODY_TIMEOUT_SECONDS: time a client has to send a request's body, on every route but /mcp. */
+  httpBodyTimeoutSeconds: number;
+  /** MCP_BODY_TIMEOUT_SECONDS: time a client has to send a whole /mcp request (its body may be 32 MiB). */
+  mcpBodyTimeoutSeconds: number;
+  /** HTTP_MAX_CONNECTIONS: open connections each process accepts; more are closed at once. */
+  httpMaxConnections: number;
 }

@@ -29,6 +29,7 @@ import { Telemetry } from '../../application/ports/telemetry.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { observeRequests, setHead } from './request-observer.js';
 import { startAdminListener, type AdminListener } from './admin-listener.js';
+import { bodyDeadline, guardConnections, serverTimeouts } from './slow-requests.js';
 import { DataSource } from 'typeorm';
 
 export interface RunningServer {
@@ -94,8 +95,10 @@ export async function startServer(settings: Settings, options: { container?: App
   const fastPath = dashboardsFastPathFrom(app.container);
   // The failure is reported after the handler's work, outside its log context: the id goes on the line itself.
   const mcpDirect = mcpFront(mcp, (err, path, context) => logger.error({ err, surface: 'api', path, ...context }, 'request failed'));
+  const deadline = bodyDeadline(settings);
   const observed = observeRequests(
     (req, res, host, head, context) => {
+      deadline(req);
       if (fastPath(req, res, host, head)) return;
       // The MCP endpoint enters the log context itself, for the work that may log (endpoint.ts).
       if (host.surface === 'api' && mcpDirect(req, res, head, context)) return;
@@ -108,7 +111,9 @@ export async function startServer(settings: Settings, options: { container?: App
     app.telemetry,
     logger,
   );
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, observed.handler);
+  // Slow clients (README "Limits"): deadlines for headers and bodies, and a cap on open connections.
+  const server = http.createServer({ keepAliveTimeout: 65_000, ...serverTimeouts(settings) }, observed.handler);
+  guardConnections(server, settings);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, () => resolve());

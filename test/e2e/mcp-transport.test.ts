@@ -4,6 +4,7 @@ import { postMcp, request } from '../support/http.js';
 import { MCP_FRONTS, startMcpTestServer, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
 import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
 import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
+import { INTERNAL_ERROR_MESSAGE } from '../../shells/koa/mcp/jsonrpc.js';
 
 const clock = { now: () => new Date() };
 
@@ -346,11 +347,13 @@ for (const front of MCP_FRONTS) describe(`MCP endpoint over HTTP (${front} front
       expect(reply.result).to.deep.equal({ content: [{ type: 'text', text: 'No dashboard named "gone" in your account' }], isError: true });
     });
 
-    it('turns any other exception into -32000 Internal error: <message>', async () => {
+    it('turns any other exception into -32000 Internal error: <the service\'s own text>, the thrown text logged only', async () => {
       const before = server.logger.errors.length;
       const reply = await call('crash', {});
-      expect(reply.error).to.deep.equal({ code: -32000, message: 'Internal error: database exploded' });
+      expect(reply.error).to.deep.equal({ code: -32000, message: INTERNAL_ERROR_MESSAGE });
+      expect(JSON.stringify(reply)).to.not.include('database exploded');
       expect(server.logger.errors.length).to.equal(before + 1);
+      expect(JSON.stringify(server.logger.errors.at(-1), (_key, value) => (value instanceof Error ? value.message : value))).to.include('database exploded');
     });
 
     it('refuses the 61st publish_dashboard in a minute with the spec text, per user', async () => {
@@ -473,7 +476,7 @@ for (const front of MCP_FRONTS) describe(`MCP endpoint over HTTP (${front} front
     it('answers an infrastructure failure with -32000', async () => {
       for (const slug of ['broken', 'unavailable']) {
         const reply = await rpc('resources/read', { uri: `service://alice/${slug}` });
-        expect(reply.error).to.deep.equal({ code: -32000, message: 'Internal error: storage offline' });
+        expect(reply.error).to.deep.equal({ code: -32000, message: INTERNAL_ERROR_MESSAGE });
       }
     });
   });

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { DomainError } from '../../../domain/errors.js';
 import { readBody } from '../request-body.js';
 
 export type FormFields = Record<string, string | string[]>;
@@ -21,6 +22,18 @@ export const field = (fields: FormFields, name: string): string => {
 
 export const FORM_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * The web app's form fields. A NUL character is refused here, for every form at once: PostgreSQL's text
+ * cannot hold it, and its refusal must never become the page's answer (the app surface shows this one).
+ */
 export async function readForm(ctx: Koa.Context): Promise<FormFields> {
-  return parseForm(await readBody(ctx.req, FORM_LIMIT_BYTES));
+  const fields = parseForm(await readBody(ctx.req, FORM_LIMIT_BYTES));
+  for (const [key, value] of Object.entries(fields)) {
+    if (key.includes('\u0000') || (Array.isArray(value) ? value.some(hasNul) : hasNul(value))) {
+      throw new DomainError('invalid_argument', `${key.replaceAll('\u0000', '')} must not contain a NUL character (\\u0000)`);
+    }
+  }
+  return fields;
 }
+
+const hasNul = (text: string) => text.includes('\u0000');

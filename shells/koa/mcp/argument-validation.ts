@@ -177,3 +177,41 @@ function checkObject(
 export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema, useCaseChecked: ReadonlySet<string> = NONE): string | null {
   return checkObject('', args, inputSchema, true, useCaseChecked);
 }
+
+/**
+ * The first text in `args` (at any depth, declared or not) that no store keeps as sent: one holding a NUL
+ * character, which PostgreSQL's text refuses, or a lone UTF-16 surrogate, which UTF-8 cannot carry. Checked
+ * for every tool in one place so that a new tool's text arguments are covered without a line of its own.
+ */
+export function checkText(args: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(args)) {
+    const problem = textProblem(key, value, 0);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** Deeper than any tool's schema nests: past it, the structural checks have already refused the shape. */
+const MAX_TEXT_DEPTH = 8;
+
+function textProblem(name: string, value: unknown, depth: number): string | null {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return `${name} must not contain a NUL character (\\u0000)`;
+    if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) return `${name} must be valid Unicode text (it contains a lone surrogate)`;
+    return null;
+  }
+  if (value instanceof Utf8Body) return value.bytes.includes(0) ? `${name} must not contain a NUL character (\\u0000)` : null;
+  if (typeof value !== 'object' || value === null || depth >= MAX_TEXT_DEPTH) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = textProblem(`${name}[${i}]`, value[i], depth + 1);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    const problem = textProblem(`${name} key`, key, depth + 1) ?? textProblem(`${name}.${key}`, inner, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}

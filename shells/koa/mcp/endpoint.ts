@@ -8,11 +8,13 @@ import {
   classify,
   errorResponse,
   INTERNAL_ERROR,
+  INTERNAL_ERROR_MESSAGE,
   INVALID_REQUEST,
   JsonRpcError,
   PARSE_ERROR,
   resultResponse,
   type Incoming,
+  type JsonRpcId,
   type JsonRpcResponse,
 } from './jsonrpc.js';
 import { McpMethods } from './methods.js';
@@ -31,7 +33,8 @@ export interface McpLogger {
 }
 
 export interface McpEndpointOptions {
-  settings: Pick<Settings, 'baseUrl' | 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
+  settings: Pick<Settings, 'baseUrl' | 'serviceName' | 'dashboardScheme' | 'dashboardDomain'> &
+    Partial<Pick<Settings, 'appUrl' | 'mcpAllowedOrigins' | 'mcpMaxAnswerBytes'>>;
   verifier: TokenVerifier;
   tools: ToolDefinition[];
   /** Defaults to the spec's three prompts. */
@@ -48,6 +51,14 @@ export interface McpEndpointOptions {
 
 const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** Messages one batch may hold (README "Limits"); a longer batch is refused whole, before any member runs. */
+export const MAX_BATCH_MEMBERS = 50;
+const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+export const batchTooLong = (members: number) =>
+  `Invalid Request: a batch may hold at most ${MAX_BATCH_MEMBERS} messages (got ${members}); send the rest in further requests`;
+export const answerTooLarge = (maxBytes: number) =>
+  `Answer too large: the answers of this batch passed ${maxBytes} bytes (MCP_MAX_ANSWER_BYTES) at this message. It ran, but its result is left out; ask for it again on its own or in a smaller batch`;
 
 const REPLY_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
 /** A reply whose result was serialised before: its pieces, only the id written now. */
@@ -91,11 +102,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const { settings, verifier, logger } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxAnswerBytes = settings.mcpMaxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const bodyBuffers = new BodyBuffers();
   const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
   const counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
   const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
   const methods = new McpMethods(settings, registry, prompts, options.resources);
+  const originAllowed = originCheck(settings);
   const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
 
   /**
@@ -129,13 +142,10 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
           if (result instanceof SerializedToolResult) return withId(incoming.id, result.tail);
           return resultResponse(incoming.id, result);
         } catch (err) {
-          if (err instanceof JsonRpcError) {
-            if (err.code === INTERNAL_ERROR) logger?.error({ method: incoming.method, message: err.message }, 'MCP handler failed');
-            return errorResponse(incoming.id, err.code, err.message, err.data);
-          }
+          if (err instanceof JsonRpcError && err.code !== INTERNAL_ERROR) return errorResponse(incoming.id, err.code, err.message, err.data);
+          // Whatever was thrown is logged, never sent: its text may be the database's or a driver's.
           logger?.error({ err, method: incoming.method }, 'MCP handler failed');
-          const message = err instanceof Error ? err.message : String(err);
-          return errorResponse(incoming.id, INTERNAL_ERROR, `Internal error: ${message}`);
+          return errorResponse(incoming.id, INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
         }
       }
     }
@@ -215,6 +225,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
 
   async function answerBatch(principal: Principal, body: unknown[]): Promise<McpAnswer> {
     if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
+    if (body.length > MAX_BATCH_MEMBERS) return json(400, errorResponse(null, INVALID_REQUEST, batchTooLong(body.length)));
     // Members run concurrently; the reply keeps the request order and leaves notifications out. Every
     // member settles before the first failure is passed on: the body's buffer is lent until then.
     const settled = await Promise.allSettled(body.map((member) => answer(principal, classify(member))));
@@ -224,10 +235,28 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       .map((outcome) => (outcome as PromiseFulfilledResult<Reply | null>).value)
       .filter((reply): reply is Reply => reply !== null);
     if (replies.length === 0) return { status: 204, headers: [], body: null };
+    return send(200, cappedBatch(replies));
+  }
+
+  /**
+   * The batch reply's pieces, at most maxAnswerBytes: the first reply always goes in full (an answer on its
+   * own would), and every reply after the one that passes the cap becomes an error saying so, under its id.
+   */
+  function cappedBatch(replies: Reply[]): Buffer[] {
     const parts: Buffer[] = [];
-    for (const reply of replies) parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...pieces(reply));
+    let bytes = 2;
+    let over = false;
+    for (const reply of replies) {
+      let replyPieces = pieces(reply);
+      const size = replyPieces.reduce((sum, piece) => sum + piece.length, 0);
+      if (!over && parts.length > 0 && bytes + size + 1 > maxAnswerBytes) over = true;
+      if (over) replyPieces = pieces(errorResponse(idOf(reply), INVALID_REQUEST, answerTooLarge(maxAnswerBytes)));
+      for (const piece of replyPieces) bytes += piece.length;
+      parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...replyPieces);
+      bytes += 1;
+    }
     parts.push(BATCH_CLOSE);
-    return send(200, parts);
+    return parts;
   }
 
   async function answerOne(principal: Principal, incoming: Incoming): Promise<McpAnswer> {
@@ -244,6 +273,9 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       if (req.method !== 'POST') {
         return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
       }
+      const origin = req.headers.origin;
+      // DNS rebinding (MCP transport spec): a page on another site must not reach the endpoint through a browser.
+      if (origin !== undefined && !originAllowed(origin)) return Promise.resolve(json(403, errorResponse(null, INVALID_REQUEST, FOREIGN_ORIGIN)));
       const token = bearer(req);
       // A token this process verified before is answered for from memory without a wait (the verifier
       // says when it may: docs/decisions.md, "Hot path of the MCP endpoint"); else verify asks the store.
@@ -258,6 +290,24 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       return Promise.reject(err);
     }
   };
+}
+
+/** The id a reply answers: its field, or the JSON written after the fixed head of a reply in pieces. */
+function idOf(reply: JsonRpcResponse | readonly Buffer[]): JsonRpcId {
+  return Array.isArray(reply) ? (JSON.parse(reply[1]!.toString('utf8')) as JsonRpcId) : (reply as JsonRpcResponse).id;
+}
+
+/** The 403 answer's message for a request from a browser origin that is not allowed. */
+export const FOREIGN_ORIGIN = '403 forbidden: requests from this Origin are not accepted; the operator can allow an origin in MCP_ALLOWED_ORIGINS';
+
+/**
+ * Whether an Origin header names the service's own origins (BASE_URL, APP_URL) or one of
+ * MCP_ALLOWED_ORIGINS. Browsers send origins in lower case; one set lookup per request that has one.
+ */
+function originCheck(settings: McpEndpointOptions['settings']): (origin: string) => boolean {
+  const allowed = new Set<string>(settings.mcpAllowedOrigins ?? []);
+  for (const url of [settings.baseUrl, settings.appUrl]) if (url) allowed.add(new URL(url).origin);
+  return (origin) => allowed.has(origin) || allowed.has(origin.toLowerCase());
 }
 
 /** The endpoint as Koa middleware: answers /mcp and /mcp/, passes other paths to `next` (the API surface answers 404). */

@@ -8,6 +8,11 @@ export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 /** Server error: a handler threw something that is not a refusal. */
 export const INTERNAL_ERROR = -32000;
+/**
+ * The whole -32000 message for a failure that is not a refusal: the spec's `Internal error: <message>`
+ * with the service's own words, never the thrown error's (a database or driver message goes to the log only).
+ */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error: the service failed while handling this request; the operator can find the details in its log';
 /** MCP's code for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
 

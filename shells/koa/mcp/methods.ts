@@ -2,7 +2,7 @@ import { isDomainError } from '../../../domain/errors.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import type { Principal } from '../../../application/ports/token-verifier.js';
 import { serverInstructions } from './instructions.js';
-import { INTERNAL_ERROR, invalidParams, JsonRpcError, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from './jsonrpc.js';
+import { invalidParams, JsonRpcError, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from './jsonrpc.js';
 import type { PromptCatalog } from './prompts.js';
 import { parseResourceUri, resourceTemplates, type ResourceSource } from './resources.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -18,17 +18,18 @@ export function negotiateProtocolVersion(requested: unknown): string {
   return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(requested) ? (requested as string) : SUPPORTED_PROTOCOL_VERSIONS[0];
 }
 
-const internal = (err: unknown) => new JsonRpcError(INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
-
-/** One place mapping what a ResourceSource throws to the spec's resource codes. */
-function resourceError(err: unknown, uri?: string): JsonRpcError {
+/**
+ * One place mapping what a ResourceSource throws to the spec's resource codes. Anything else is passed on
+ * as thrown: the endpoint logs it and answers -32000 with the service's own text.
+ */
+function resourceError(err: unknown, uri?: string): unknown {
   if (err instanceof JsonRpcError) return err;
   if (isDomainError(err)) {
     if (err.code === 'not_found') return new JsonRpcError(RESOURCE_NOT_FOUND, uri ? `Resource not found: ${uri}` : err.message, uri ? { uri } : undefined);
-    if (err.code === 'unavailable') return internal(err);
+    if (err.code === 'unavailable') return err;
     return invalidParams(err.message);
   }
-  return internal(err);
+  return err;
 }
 
 /** The MCP methods this server answers, independent of HTTP. Throws JsonRpcError; the transport formats it. */

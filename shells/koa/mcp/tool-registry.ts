@@ -2,8 +2,8 @@ import { isDomainError } from '../../../domain/errors.js';
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, toolRateLimited } from '../../../domain/rate-limits.js';
 import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
 import type { Principal } from '../../../application/ports/token-verifier.js';
-import { checkArguments, useCaseCheckedArguments, type JsonSchema } from './argument-validation.js';
-import { INTERNAL_ERROR, invalidParams, JsonRpcError } from './jsonrpc.js';
+import { checkArguments, checkText, useCaseCheckedArguments, type JsonSchema } from './argument-validation.js';
+import { invalidParams, JsonRpcError } from './jsonrpc.js';
 import type { Telemetry, ToolOutcome } from '../../../application/ports/telemetry.js';
 
 /** The MCP tool result envelope: one text item, an optional structured copy, `isError` on refusals. */
@@ -112,7 +112,7 @@ const TOOL_LIMITS: ReadonlyMap<string, number> = new Map(
 /**
  * tools/list and tools/call. The one place where a tool call is checked (known tool, argument shapes),
  * rate limited, and where a thrown DomainError becomes an `isError` result. Anything else thrown is a
- * protocol error (-32000 `Internal error: <message>`), raised to the endpoint.
+ * protocol error, raised to the endpoint (which logs it and answers -32000 with the service's own text).
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDefinition>();
@@ -175,7 +175,7 @@ export class ToolRegistry {
     if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('Invalid params: "arguments" must be an object');
     const argumentObject = args as Record<string, unknown>;
 
-    const problem = checkArguments(argumentObject, tool.inputSchema, this.useCaseChecked.get(tool.name));
+    const problem = checkArguments(argumentObject, tool.inputSchema, this.useCaseChecked.get(tool.name)) ?? checkText(argumentObject);
     if (problem) return errorResult(problem);
 
     if (!(await this.allowed(tool.name, principal.userId))) return errorResult(toolRateLimited(tool.name).message);
@@ -189,8 +189,8 @@ export class ToolRegistry {
         this.logger?.warn({ err, tool: tool.name }, 'tool call failed: the database is not answering');
         throw new ServiceUnavailable();
       }
-      const message = err instanceof Error ? err.message : String(err);
-      throw new JsonRpcError(INTERNAL_ERROR, `Internal error: ${message}`);
+      // The endpoint logs it and answers INTERNAL_ERROR_MESSAGE: the thrown text may be the database's.
+      throw err;
     }
   }
 
