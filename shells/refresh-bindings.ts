@@ -59,9 +59,8 @@ export async function bindRefreshAndConnections(
   container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
   container.bind<RefreshOptions>(RefreshOptions).toConstantValue({ budgetPerHour: settings.refreshBudgetPerHour });
   const validator = container.get<SqlValidator>(SqlValidator);
-  // No warehouse URL may name the database the service stores everything in (any database name on the
-  // embedded server, which is the service's alone).
-  const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl, anyDatabaseName: settings.databaseUrl === null } : null;
+  // No warehouse URL may lead to the server of the database the service stores everything in.
+  const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl } : null;
   const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase });
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
   container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));

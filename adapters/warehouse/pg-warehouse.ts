@@ -10,6 +10,7 @@ import {
   type TableInfo,
   type Warehouse,
 } from '../../application/ports/warehouse.js';
+import { privilegedWarehouseRole, SERVER_ROLES } from '../../domain/warehouse-refusals.js';
 import { capped, toRows } from './cells.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -20,7 +21,8 @@ const CONNECTION_CLASSES = ['08', '28', '3D', '57P03'];
  * PostgreSQL warehouses: a fresh client per run (no pooled sessions a query could leave settings in),
  * every statement inside `BEGIN READ ONLY` with a local statement timeout, results capped by wrapping
  * the statement in a LIMIT. Statements go through the extended protocol (a named statement), which
- * refuses a second statement smuggled into the text.
+ * refuses a second statement smuggled into the text. Every connection first checks its role
+ * (refuseServerRoles) before any work runs on it.
  */
 export class PgWarehouse implements Warehouse {
   constructor(private readonly validator: SqlValidator) {}
@@ -111,6 +113,7 @@ async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.C
     throw new DomainError('unavailable', `could not connect to the warehouse: ${reason(err)}`);
   }
   try {
+    await refuseServerRoles(client);
     return await work(client);
   } catch (err) {
     if (err instanceof DomainError) throw err;
@@ -123,6 +126,24 @@ async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.C
   } finally {
     await client.end().catch(() => {}); // closing a connection that already failed; the failure itself was thrown above
   }
+}
+
+/**
+ * Refuses a login role that is, or may become (SET ROLE), a superuser or a member of the server roles:
+ * such a role reads the server's files, and so every other database on it. Checked on every
+ * connection, since a role's grants can change after the connection test.
+ */
+async function refuseServerRoles(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ role: string; superuser: boolean; memberships: string[] }>(
+    `SELECT session_user::text AS role,
+            EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolsuper AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')) AS superuser,
+            ARRAY(SELECT r.rolname::text FROM pg_catalog.pg_roles r
+                   WHERE r.rolname = ANY($1::text[]) AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')
+                   ORDER BY r.rolname) AS memberships`,
+    [[...SERVER_ROLES]],
+  );
+  const { role, superuser, memberships } = rows[0]!;
+  if (superuser || memberships.length > 0) throw privilegedWarehouseRole(role, superuser, memberships);
 }
 
 async function readOnly<T>(client: pg.Client, timeoutMs: number, work: () => Promise<T>): Promise<T> {
