@@ -60,10 +60,15 @@ describe('warehouse address policy on PostgreSQL', function () {
 
   it("refuses the service's own server even when private networks are allowed, whatever the database, but not another server", async () => {
     const { user } = await makeUser(allowing.container, 'pro');
-    for (const url of [service.url, service.url.replace(host, 'localhost'), warehouse.adminUrl, warehouse.adminUrl.replace(host, '[::1]')]) {
-      const err = await refusal(add(allowing, user.id, url));
-      expect(err?.message, url).to.equal(OWN);
-      expect(err?.code).to.equal('forbidden');
+    const other = await createTestDatabase('dashpub_test_other');
+    try {
+      for (const url of [service.url, service.url.replace(host, 'localhost'), other.url, other.url.replace(host, '[::1]')]) {
+        const err = await refusal(add(allowing, user.id, url));
+        expect(err?.message, url).to.equal(OWN);
+        expect(err?.code).to.equal('forbidden');
+      }
+    } finally {
+      await other.drop();
     }
     expect(await stored(allowing, user.id)).to.equal(0);
     const connection = await add(allowing, user.id, warehouse.url);

@@ -1,12 +1,11 @@
-import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createTestDatabase, TEST_DATABASE_URL } from './database.js';
+import { startThrowawayPostgres, type ThrowawayPostgres } from './throwaway-services.js';
 
 export interface TestWarehouse {
-  /** What a user adds as the connection: a read-only role, through a port other than the service database's. */
+  /** What a user adds as the connection: a read-only role on a server of its own. */
   url: string;
-  /** The superuser on the database's own port, for seeding and changing the data. */
+  /** The superuser on the same database, for seeding and changing the data. */
   adminUrl: string;
   name: string;
   /** The read-only role `url` logs in as. */
@@ -14,57 +13,46 @@ export interface TestWarehouse {
   drop(): Promise<void>;
 }
 
-let forwarder: Promise<number> | undefined;
+let cluster: Promise<ThrowawayPostgres> | undefined;
 
 /**
- * A TCP forwarder to the test server on a port of its own. The service refuses any warehouse on its own
- * database's server (address and port), so the tests' warehouses, which live on that same server, are
- * reached as a separate server would be: another port, behind which the warehouse's own role decides.
+ * The tests' warehouse server: one throwaway cluster per test process, started on first use and stopped
+ * after the last test. The service refuses any warehouse on its own database's server (by address and
+ * port, and by the cluster's system identifier), so the warehouses cannot live on the test server.
  */
-function forwarderPort(): Promise<number> {
-  const target = new URL(TEST_DATABASE_URL);
-  forwarder ??= new Promise((resolve, reject) => {
-    const server = net.createServer((inbound) => {
-      const outbound = net.connect(Number(target.port || 5432), target.hostname);
-      inbound.pipe(outbound).pipe(inbound);
-      inbound.on('error', () => outbound.destroy()); // either side closing ends the pair
-      outbound.on('error', () => inbound.destroy());
-    });
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.unref();
-      resolve((server.address() as net.AddressInfo).port);
-    });
-  });
-  return forwarder;
+function warehouseServer(): Promise<ThrowawayPostgres> {
+  cluster ??= startThrowawayPostgres();
+  return cluster;
 }
 
+// A root hook, registered as the test files load: the cluster outlives every suite, and goes after the last.
+if (typeof after === 'function') after(async () => (await cluster)?.destroy());
+
 /**
- * A warehouse database `<prefix>_<random>` on the test server with a login role that may only read
- * (pg_read_all_data, so tables seeded later are readable too), reached through the forwarder.
+ * A warehouse database `<prefix>_<random>` with a login role that may only read (pg_read_all_data, so
+ * tables seeded later are readable too).
  */
 export async function createTestWarehouse(prefix = 'dashpub_test_wh'): Promise<TestWarehouse> {
-  const database = await createTestDatabase(prefix);
-  const role = `dashpub_test_reader_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE ROLE "${role}" LOGIN IN ROLE pg_read_all_data`);
-  const url = new URL(database.url);
-  url.username = role;
-  url.password = '';
-  url.port = String(await forwarderPort());
+  const server = await warehouseServer();
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const role = `reader_${randomBytes(6).toString('hex')}`;
+  await query(server.url, `CREATE DATABASE "${name}"`);
+  await query(server.url, `CREATE ROLE "${role}" LOGIN IN ROLE pg_read_all_data`);
+  const at = (user: string) => `postgres://${user}@127.0.0.1:${server.port}/${name}`;
   return {
-    name: database.name,
-    url: url.toString(),
-    adminUrl: database.url,
+    name,
+    url: at(role),
+    adminUrl: at('postgres'),
     role,
     async drop() {
-      await database.drop();
-      await adminQuery(`DROP ROLE IF EXISTS "${role}"`);
+      await query(server.url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await query(server.url, `DROP ROLE IF EXISTS "${role}"`);
     },
   };
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+async function query(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(text);

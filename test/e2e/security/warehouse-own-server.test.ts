@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import net from 'node:net';
 import { networkInterfaces } from 'node:os';
 import pg from 'pg';
 import { AccountStore } from '../../../application/ports/account-store.js';
@@ -81,6 +82,28 @@ describe('security: a warehouse URL cannot reach the service database\'s own ser
         expect(refused.status, url).to.equal(403);
         expect(refused.text, url).to.contain(escapeHtml(OWN_SERVER));
       }
+    }
+    expect(idsOn((await web.get('/connections')).text)).to.deep.equal([]);
+  });
+
+  it('refuses the same server reached through another port (a forward, a pooler, DNS answering differently), by its identity', async () => {
+    const target = new URL(second.url);
+    const forward = net.createServer((inbound) => {
+      const outbound = net.connect(Number(target.port || 5432), target.hostname);
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on('error', () => outbound.destroy()); // either side closing ends the pair
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => forward.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const port = (forward.address() as net.AddressInfo).port;
+      for (const user of ['postgres', ordinary]) {
+        const refused = await add('Forwarded', `postgres://${user}@127.0.0.1:${port}/${second.name}`);
+        expect(refused.status, user).to.equal(403);
+        expect(refused.text, user).to.contain(escapeHtml(OWN_SERVER));
+      }
+    } finally {
+      forward.close();
     }
     expect(idsOn((await web.get('/connections')).text)).to.deep.equal([]);
   });
