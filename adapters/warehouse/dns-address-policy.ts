@@ -35,7 +35,8 @@ const nameKey = (host: string) => `name:${host.toLowerCase()}`;
  * The warehouse address policy with the system resolver. A host is judged by every address it resolves
  * to, any one non-public address refusing it, since the driver may connect to any of them. The check
  * and the driver's own lookup are separate, so DNS answering differently between them (rebinding) is
- * not caught; running the check before every connection keeps that window to milliseconds.
+ * not caught here; running the check before every connection keeps that window to milliseconds, and the
+ * warehouse adapter recognises the service database's own cluster by its identity once connected.
  */
 export class DnsWarehouseAddressPolicy implements WarehouseAddressPolicy {
   private readonly resolve: Resolver;

@@ -21,8 +21,8 @@ const CONNECTION_CLASSES = ['08', '28', '3D', '57P03'];
  * PostgreSQL warehouses: a fresh client per run (no pooled sessions a query could leave settings in),
  * every statement inside `BEGIN READ ONLY` with a local statement timeout, results capped by wrapping
  * the statement in a LIMIT. Statements go through the extended protocol (a named statement), which
- * refuses a second statement smuggled into the text. Every connection first checks its role
- * (refuseServerRoles) before any work runs on it.
+ * refuses a second statement smuggled into the text. Every connection first checks which server and
+ * role it reached (refuseUnsafeServer) before any work runs on it.
  */
 export class PgWarehouse implements Warehouse {
   private readonly gate: Gate;
