@@ -77,6 +77,8 @@ export interface AppContainer {
   logger: Logger;
   /** The metrics this container records (served by the admin listener). */
   telemetry: PromTelemetry;
+  /** Ports of this service on this machine, never fetched from; the server adds the ports it ends up listening on. */
+  ownPorts: Set<number>;
   /** Releases pools, child processes and timers, newest first. */
   close(): Promise<void>;
 }
@@ -108,6 +110,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   // Node's process metrics sample on timers of their own: only worth it where something can scrape them.
   const telemetry = new PromTelemetry({ processMetrics: settings.adminPort !== null });
   container.bind<Telemetry>(Telemetry).toConstantValue(telemetry);
+  const ownPorts = ownPortsOf(settings);
 
   // --- storage (foundation) ---
   if (options.storage === 'memory') {
@@ -119,6 +122,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
       : await attachOrStartEmbedded(settings.dataDir, { role: options.role ?? 'server', logger: logger.child({ component: 'embedded-database' }) });
     closers.push(() => database.stop());
     databaseUrl = database.url;
+    ownPorts.add(portOf(database.url, 5432));
     const dataSource = await openDataSource(database.url, { migrate: false, poolSize: settings.databasePoolSize });
     closers.push(() => dataSource.destroy());
     migrationsApplied = await migrate(dataSource, { exclusive: settings.databaseUrl !== null });
@@ -176,7 +180,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   // Client ID metadata documents, fetched under the outbound address policy.
   container
     .bind<ClientMetadataSource>(ClientMetadataSource)
-    .toConstantValue(new HttpClientMetadataSource({ allowLoopback: settings.allowLoopbackClientMetadata, servicePort: settings.port }));
+    .toConstantValue(new HttpClientMetadataSource({ allowLoopback: settings.allowLoopbackClientMetadata, ownPorts: () => ownPorts }));
 
   // --- upstream sign-in (OIDC, only when configured) ---
   // The sign-in attempt travels in a cookie sealed with its own key derived from SECRET_KEY.
@@ -241,11 +245,28 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     migrationsApplied,
     logger,
     telemetry,
+    ownPorts,
     async close() {
       for (const close of closers.reverse()) await close();
     },
   };
 }
+
+/** The configured listeners' ports and the backing services' (a port of the database's host may be this machine's). */
+function ownPortsOf(settings: SettingsPort): Set<number> {
+  const ports = new Set<number>([settings.port]);
+  if (settings.adminPort !== null) ports.add(settings.adminPort);
+  if (settings.redisUrl) ports.add(portOf(settings.redisUrl, 6379));
+  return ports;
+}
+
+const portOf = (url: string, fallback: number): number => {
+  try {
+    return Number(new URL(url).port) || fallback;
+  } catch {
+    return fallback; // a URL only its driver understands: its port is not guessed
+  }
+};
 
 /** The pg pool behind TypeORM's PostgreSQL driver: connections checked out and queries waiting. */
 function poolStats(dataSource: DataSource): { inUse: number; waiting: number } | null {

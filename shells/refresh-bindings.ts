@@ -25,7 +25,7 @@ import { TypeormConnectionStore } from '../adapters/typeorm/typeorm-connection-s
 import { TypeormRefreshStateStore } from '../adapters/typeorm/typeorm-refresh-state-store.js';
 import { TypeormFileSweeper } from '../adapters/typeorm/typeorm-file-sweeper.js';
 import { FILE_SWEEP_GRACE_SECONDS, FileSweeper } from '../application/ports/file-sweeper.js';
-import { PgWarehouse } from '../adapters/warehouse/pg-warehouse.js';
+import { PgWarehouse, SYSTEM_IDENTIFIER_SQL } from '../adapters/warehouse/pg-warehouse.js';
 import { DnsWarehouseAddressPolicy, type ServiceDatabase } from '../adapters/warehouse/dns-address-policy.js';
 import { WarehouseAddressPolicy } from '../application/ports/warehouse-address-policy.js';
 import { PolicedWarehouse } from '../application/connections/policed-warehouse.js';
@@ -62,12 +62,12 @@ export async function bindRefreshAndConnections(
     minimumIntervals: { free: settings.minRefreshIntervalFreeMinutes, pro: settings.minRefreshIntervalProMinutes },
   });
   const validator = container.get<SqlValidator>(SqlValidator);
-  // No warehouse URL may name the database the service stores everything in (any database name on the
-  // embedded server, which is the service's alone).
-  const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl, anyDatabaseName: settings.databaseUrl === null } : null;
+  // No warehouse URL may lead to the server of the database the service stores everything in.
+  const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl } : null;
   const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase });
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
-  container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));
+  const pgWarehouse = new PgWarehouse(validator, databaseUrl ? serviceServerOf(container) : undefined);
+  container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(pgWarehouse, addressPolicy));
   const sandbox = new PgliteMetricsSandbox(validator);
   // Closed last, after the pools: a refresh still running when the shutdown grace ends then cannot
   // record a "failure" that was only the sandbox going away; its job was already handed back for a retry.
@@ -138,3 +138,17 @@ export async function bindRefreshAndConnections(
   }
 }
 
+/** The service database cluster's system identifier, asked once (again after a failed ask); null where it has none. */
+function serviceServerOf(container: Container): () => Promise<string | null> {
+  let known: string | null | undefined;
+  return async () => {
+    if (known !== undefined) return known;
+    try {
+      const rows: Array<{ id: string }> = await container.get(DataSource).query(SYSTEM_IDENTIFIER_SQL);
+      known = rows[0]?.id ?? null;
+    } catch {
+      return null; // the service database is unreachable right now; its own requests fail and report that
+    }
+    return known;
+  };
+}

@@ -10,8 +10,11 @@ import { interfaceAddresses, systemResolver, type Resolver } from '../warehouse/
 export interface HttpClientMetadataOptions {
   /** ALLOW_LOOPBACK_CLIENT_METADATA: documents on loopback addresses, for local testing only. */
   allowLoopback: boolean;
-  /** The port the service listens on: on loopback, that is the service itself and stays refused. */
-  servicePort?: number;
+  /**
+   * The ports this process listens on (public and admin listeners, the embedded database) and its backing
+   * services' ports: on loopback, those are the service itself and are never fetched from.
+   */
+  ownPorts?: () => Iterable<number>;
   timeoutMs?: number;
   maxBytes?: number;
   resolve?: Resolver;
@@ -28,12 +31,20 @@ class Refusal extends Error {
   }
 }
 
+/** Every address refusal, whichever rule refused it and however the host resolved (or failed to). */
+export const ADDRESS_REFUSED = 'its host is not an address this service fetches metadata documents from';
+
 /**
  * Fetches client ID metadata documents with node's HTTP client. The outbound address policy is the
  * warehouses' (address-ranges.ts): every address the host resolves to must be public and not one of
  * this machine's; with `allowLoopback`, loopback addresses pass too (other than the service's own
- * port). The check runs inside the socket's own lookup, so the address judged is the address
+ * ports). The check runs inside the socket's own lookup, so the address judged is the address
  * connected to: DNS answering differently a moment later (rebinding) changes nothing.
+ *
+ * Failures come in two texts only: one for an address refused, one for anything that kept a valid
+ * document from arriving (refused or reset connection, timeout, status, redirect, size, JSON, and the
+ * service's own ports). Distinct texts would tell a client_id prober which ports are open, and what
+ * answers there.
  */
 export class HttpClientMetadataSource implements ClientMetadataSource {
   private readonly resolve: Resolver;
@@ -69,10 +80,11 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
   private refusalOf(address: string, port: number): string | null {
     const kind = classifyAddress(address);
     if (kind === 'loopback' && this.options.allowLoopback) {
-      return port === this.options.servicePort ? 'its host is this service itself' : null;
+      // The fetch failure's text, not the address's: which loopback ports are the service's is not told either.
+      return [...(this.options.ownPorts?.() ?? [])].includes(port) ? this.fetchFailed() : null;
     }
-    if (kind !== 'public') return `its host resolves to a ${kind} address (${address}), which the service does not fetch from`;
-    if (this.localAddresses().map(canonicalAddress).includes(canonicalAddress(address))) return 'its host is this machine';
+    if (kind !== 'public') return ADDRESS_REFUSED;
+    if (this.localAddresses().map(canonicalAddress).includes(canonicalAddress(address))) return ADDRESS_REFUSED;
     return null;
   }
 
@@ -80,7 +92,7 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
     return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
       this.resolve(hostname).then(
         (addresses) => {
-          if (addresses.length === 0) return callback(new Refusal(`its host ${hostname} has no address`), []);
+          if (addresses.length === 0) return callback(new Refusal(ADDRESS_REFUSED), []);
           for (const address of addresses) {
             const why = this.refusalOf(address, port);
             if (why) return callback(new Refusal(why), []);
@@ -89,7 +101,8 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
           if (options.all) callback(null, entries);
           else callback(null, entries[0]!.address, entries[0]!.family);
         },
-        (err: unknown) => callback(new Refusal(`its host ${hostname} could not be resolved (${err instanceof Error ? err.message : String(err)})`), []),
+        // Told apart from a refused address, an unresolvable name would show which internal names exist.
+        () => callback(new Refusal(ADDRESS_REFUSED), []),
       );
     };
   }
@@ -113,21 +126,20 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
         if ('value' in outcome) return resolve(outcome.value);
         request.destroy();
         const { error } = outcome;
-        reject(error instanceof Refusal ? error : new Refusal(`its metadata document could not be fetched (${error.message})`));
+        reject(error instanceof Refusal ? error : new Refusal(this.fetchFailed()));
       };
-      const refuse = (reason: string) => settle({ error: new Refusal(reason) });
-      const timer = setTimeout(() => refuse(`its metadata document did not arrive within ${this.timeoutMs / 1000} seconds`), this.timeoutMs);
+      const fail = () => settle({ error: new Refusal(this.fetchFailed()) });
+      const timer = setTimeout(fail, this.timeoutMs);
       request.on('error', (error) => settle({ error }));
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400) return refuse(`fetching its metadata document was redirected (HTTP ${status}); redirects are not followed`);
-        if (status !== 200) return refuse(`fetching its metadata document answered HTTP ${status}`);
-        if (Number(response.headers['content-length']) > this.maxBytes) return refuse(this.tooLarge());
+        if (status !== 200) return fail(); // redirects included: they are not followed
+        if (Number(response.headers['content-length']) > this.maxBytes) return fail();
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > this.maxBytes) return refuse(this.tooLarge());
+          if (size > this.maxBytes) return fail();
           chunks.push(chunk);
         });
         response.on('error', (error) => settle({ error }));
@@ -136,7 +148,7 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
           try {
             document = JSON.parse(Buffer.concat(chunks).toString('utf8'));
           } catch {
-            return refuse('its metadata document is not valid JSON');
+            return fail();
           }
           const header = (name: string) => {
             const value = response.headers[name];
@@ -149,7 +161,11 @@ export class HttpClientMetadataSource implements ClientMetadataSource {
     });
   }
 
-  private tooLarge(): string {
-    return `its metadata document is larger than ${this.maxBytes / 1024} KB`;
+  /** The one text for a document that did not arrive, saying what one that arrives looks like. */
+  private fetchFailed(): string {
+    return (
+      `no metadata document could be fetched from it (the service fetches only a JSON document of at most ${this.maxBytes / 1024} KB, ` +
+      `answered with HTTP 200 within ${this.timeoutMs / 1000} seconds, without redirects)`
+    );
   }
 }

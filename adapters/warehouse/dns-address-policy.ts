@@ -12,11 +12,9 @@ export type Resolver = (host: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-/** The database the service itself stores everything in. */
+/** The database the service itself stores everything in: no warehouse may be on its server. */
 export interface ServiceDatabase {
   url: string;
-  /** The embedded PGlite serves its one database whatever name a client asks for. */
-  anyDatabaseName: boolean;
 }
 
 export interface AddressPolicyOptions {
@@ -37,7 +35,8 @@ const nameKey = (host: string) => `name:${host.toLowerCase()}`;
  * The warehouse address policy with the system resolver. A host is judged by every address it resolves
  * to, any one non-public address refusing it, since the driver may connect to any of them. The check
  * and the driver's own lookup are separate, so DNS answering differently between them (rebinding) is
- * not caught; running the check before every connection keeps that window to milliseconds.
+ * not caught here; running the check before every connection keeps that window to milliseconds, and the
+ * warehouse adapter recognises the service database's own cluster by its identity once connected.
  */
 export class DnsWarehouseAddressPolicy implements WarehouseAddressPolicy {
   private readonly resolve: Resolver;
@@ -60,20 +59,23 @@ export class DnsWarehouseAddressPolicy implements WarehouseAddressPolicy {
       // since the driver's own lookup a moment later might answer with a private address.
       throw new DomainError('unavailable', `could not connect to the warehouse: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (await this.isServiceDatabase(target, addresses)) throw serviceOwnDatabase();
+    if (await this.isServiceServer(target, addresses)) throw serviceOwnDatabase();
     if (this.options.allowPrivate) return;
     const inner = addresses.find((address) => classifyAddress(address) !== 'public');
     if (inner !== undefined) throw privateWarehouseHost(target.host, isIP(target.host) ? target.host : inner);
   }
 
-  /** Same port and database name on a host sharing an address with the service's (loopback counting as one). */
-  private async isServiceDatabase(target: PgEndpoint & { kind: 'tcp' }, addresses: string[]): Promise<boolean> {
+  /**
+   * Same port on a host sharing an address with the service database's, loopback and this machine's own
+   * addresses counting as one host. Any database name: every database on that server is reachable
+   * from it (a superuser's pg_read_file reads the service's data files), so the server is what is refused.
+   */
+  private async isServiceServer(target: PgEndpoint & { kind: 'tcp' }, addresses: string[]): Promise<boolean> {
     const service = this.options.serviceDatabase;
     if (!service) return false;
     // The operator's own URL may name certificate files; parsed once.
     const own = (this.serviceEndpoint ??= pgEndpoint(service.url, { allowFiles: true }));
     if (own.port !== target.port) return false;
-    if (!service.anyDatabaseName && own.database !== target.database) return false;
     const ownHosts = await this.hostKeys(own);
     const targetHosts = new Set([...addresses.map((a) => this.addressKey(a)), nameKey(target.host)]);
     return [...ownHosts].some((key) => targetHosts.has(key));

@@ -10,6 +10,7 @@ import {
   type TableInfo,
   type Warehouse,
 } from '../../application/ports/warehouse.js';
+import { privilegedWarehouseRole, SERVER_ROLES, serviceOwnDatabase } from '../../domain/warehouse-refusals.js';
 import { capped, toRows } from './cells.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -20,32 +21,48 @@ const CONNECTION_CLASSES = ['08', '28', '3D', '57P03'];
  * PostgreSQL warehouses: a fresh client per run (no pooled sessions a query could leave settings in),
  * every statement inside `BEGIN READ ONLY` with a local statement timeout, results capped by wrapping
  * the statement in a LIMIT. Statements go through the extended protocol (a named statement), which
- * refuses a second statement smuggled into the text.
+ * refuses a second statement smuggled into the text. Every connection first checks which server and
+ * role it reached (refuseUnsafeServer) before any work runs on it.
  */
 export class PgWarehouse implements Warehouse {
-  constructor(private readonly validator: SqlValidator) {}
+  private readonly gate: Gate;
+
+  /**
+   * `serviceServer`: the system identifier of the cluster the service's own database is on (null when it
+   * has none to tell): a warehouse on that cluster is refused however it was reached.
+   */
+  constructor(
+    private readonly validator: SqlValidator,
+    serviceServer: () => Promise<string | null> = async () => null,
+  ) {
+    this.gate = (client) => refuseUnsafeServer(client, serviceServer);
+  }
 
   open(url: string): SqlTarget {
-    return new PgTarget(url, this.validator);
+    return new PgTarget(url, this.validator, this.gate);
   }
 
   async test(url: string): Promise<void> {
-    await withClient(url, DEFAULT_RUN_LIMITS.timeoutMs, async (client) => {
+    await withClient(url, DEFAULT_RUN_LIMITS.timeoutMs, this.gate, async (client) => {
       await client.query('SELECT 1');
     });
   }
 }
 
+/** What every connection passes before any work runs on it. */
+type Gate = (client: pg.Client) => Promise<void>;
+
 class PgTarget implements SqlTarget {
   constructor(
     private readonly url: string,
     private readonly validator: SqlValidator,
+    private readonly gate: Gate,
   ) {}
 
   async run(sql: string, limits: Partial<RunLimits> = {}): Promise<QueryResult> {
     const { rowCap, timeoutMs } = { ...DEFAULT_RUN_LIMITS, ...limits };
     const { statement } = await this.validator.validate(sql);
-    return withClient(this.url, timeoutMs, (client) =>
+    return withClient(this.url, timeoutMs, this.gate, (client) =>
       readOnly(client, timeoutMs, async () => {
         const result = await client.query({ name: `q${randomUUID()}`, text: capped(statement, rowCap) });
         const columns = await typeNames(client, result.fields);
@@ -57,13 +74,13 @@ class PgTarget implements SqlTarget {
 
   async explain(sql: string): Promise<void> {
     const { statement } = await this.validator.validate(sql);
-    await withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, (client) =>
+    await withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, this.gate, (client) =>
       readOnly(client, DEFAULT_RUN_LIMITS.timeoutMs, () => client.query({ name: `e${randomUUID()}`, text: `EXPLAIN ${statement}` })),
     );
   }
 
   async introspect(): Promise<TableInfo[]> {
-    return withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, (client) =>
+    return withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, this.gate, (client) =>
       readOnly(client, DEFAULT_RUN_LIMITS.timeoutMs, async () => {
         const { rows } = await client.query<{
           table_schema: string;
@@ -96,7 +113,7 @@ class PgTarget implements SqlTarget {
   }
 }
 
-async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withClient<T>(url: string, timeoutMs: number, gate: Gate, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -111,6 +128,7 @@ async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.C
     throw new DomainError('unavailable', `could not connect to the warehouse: ${reason(err)}`);
   }
   try {
+    await gate(client);
     return await work(client);
   } catch (err) {
     if (err instanceof DomainError) throw err;
@@ -122,6 +140,40 @@ async function withClient<T>(url: string, timeoutMs: number, work: (client: pg.C
     throw new DomainError('invalid_argument', `query failed: ${reason(err)}`);
   } finally {
     await client.end().catch(() => {}); // closing a connection that already failed; the failure itself was thrown above
+  }
+}
+
+/**
+ * Refuses the service's own cluster, by its system identifier: whatever address, port, proxy or DNS
+ * answer led there. Refuses a login role that is, or may become (SET ROLE), a superuser or a member of
+ * the server roles: such a role reads the server's files, and so every other database on it. Checked on
+ * every connection, since a role's grants can change after the connection test.
+ */
+async function refuseUnsafeServer(client: pg.Client, serviceServer: () => Promise<string | null>): Promise<void> {
+  const own = await serviceServer();
+  if (own !== null && (await systemIdentifier(client)) === own) throw serviceOwnDatabase();
+  const { rows } = await client.query<{ role: string; superuser: boolean; memberships: string[] }>(
+    `SELECT session_user::text AS role,
+            EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolsuper AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')) AS superuser,
+            ARRAY(SELECT r.rolname::text FROM pg_catalog.pg_roles r
+                   WHERE r.rolname = ANY($1::text[]) AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')
+                   ORDER BY r.rolname) AS memberships`,
+    [[...SERVER_ROLES]],
+  );
+  const { role, superuser, memberships } = rows[0]!;
+  if (superuser || memberships.length > 0) throw privilegedWarehouseRole(role, superuser, memberships);
+}
+
+/** A cluster's identity, the same for every database and address of it; any role may read it. */
+export const SYSTEM_IDENTIFIER_SQL = 'SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()';
+
+/** The cluster's system identifier, or null where the server has none to tell (not PostgreSQL itself). */
+async function systemIdentifier(client: pg.Client): Promise<string | null> {
+  try {
+    const { rows } = await client.query<{ id: string }>(SYSTEM_IDENTIFIER_SQL);
+    return rows[0]?.id ?? null;
+  } catch {
+    return null; // a PostgreSQL-compatible server without the function: the address check and the role check remain
   }
 }
 

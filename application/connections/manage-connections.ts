@@ -78,8 +78,11 @@ export class ManageConnections {
       lastError: null,
       createdAt: this.clock.now(),
     };
+    const outcome = await this.tryConnection(url);
+    // A role the warehouse refuses (a superuser, say) is the user's to change: refused, nothing stored.
+    if (outcome.refusal) throw outcome.refusal;
     await this.store.insert(record);
-    return this.test(record.id);
+    return this.record(record, outcome.error);
   }
 
   /**
@@ -122,15 +125,23 @@ export class ManageConnections {
   }
 
   private async runTest(connection: ConnectionRecord): Promise<ConnectionView> {
-    const id = connection.id;
-    let error: string | null = null;
+    return this.record(connection, (await this.tryConnection(connection.url)).error);
+  }
+
+  /** The connection test's error text (null when it passed), and the error itself when it was a refusal. */
+  private async tryConnection(url: string): Promise<{ error: string | null; refusal?: DomainError }> {
     try {
-      await this.warehouse.test(connection.url);
+      await this.warehouse.test(url);
+      return { error: null };
     } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
+      const refusal = err instanceof DomainError && err.code === 'forbidden' ? err : undefined;
+      return { error: err instanceof Error ? err.message : String(err), refusal };
     }
+  }
+
+  private async record(connection: ConnectionRecord, error: string | null): Promise<ConnectionView> {
     const outcome = { status: error === null ? ('active' as const) : ('failing' as const), testedAt: this.clock.now(), error };
-    await this.store.recordTest(id, outcome);
+    await this.store.recordTest(connection.id, outcome);
     return connectionView({ ...connection, ...outcome, lastTestedAt: outcome.testedAt, lastError: error });
   }
 

@@ -119,6 +119,7 @@ export async function startServer(settings: Settings, options: { container?: App
     server.listen(settings.port, settings.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  app.ownPorts.add(port);
   let admin: AdminListener | null = null;
   let draining = false;
   if (settings.adminPort !== null) {
@@ -126,6 +127,7 @@ export async function startServer(settings: Settings, options: { container?: App
       metrics: () => app.telemetry.exposition(),
       ready: async () => !draining && (await databaseReady(app)),
     }, logger);
+    app.ownPorts.add(admin.port);
   }
   return {
     port,

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { testSettings } from '../support/settings.js';
 import { json, makeUser, registry, salesSpec, seedSales, sql, text, uniq } from '../support/refresh-fixtures.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
@@ -24,14 +25,14 @@ const SECRET = 'refresh-test-secret';
 describe('connections and refresh on PostgreSQL', function () {
   this.timeout(90_000);
   let service: TestDatabase;
-  let warehouse: TestDatabase;
+  let warehouse: TestWarehouse;
   let app: AppContainer;
   let tools: ToolRegistry;
 
   before(async () => {
     service = await createTestDatabase();
-    warehouse = await createTestDatabase('dashpub_test_wh');
-    await seedSales(warehouse.url);
+    warehouse = await createTestWarehouse();
+    await seedSales(warehouse.adminUrl);
     app = await buildContainer(testSettings({ databaseUrl: service.url, secretKey: SECRET }), { refreshWorkers: false });
     tools = registry(app.container);
   });
@@ -163,7 +164,8 @@ describe('connections and refresh on PostgreSQL', function () {
       const target = app.container.get(ManageConnections);
       expect(target).to.be.an('object');
       // nextval writes a sequence: a read-only transaction refuses it.
-      await sql(warehouse.url, 'CREATE SEQUENCE IF NOT EXISTS s');
+      // The role may write it, so only the transaction stands in the way.
+      await sql(warehouse.adminUrl, `CREATE SEQUENCE IF NOT EXISTS s; GRANT USAGE, UPDATE ON SEQUENCE s TO "${warehouse.role}"`);
       const principal = aPrincipal(user.id, { grantId: 'g' });
       const own = (await connections().list({ kind: 'personal', userId: user.id }))[0]!;
       const r = await tools.call(principal, 'validate_cube_sql', { sql: "SELECT nextval('s')", connection: own.id });
@@ -176,7 +178,7 @@ describe('connections and refresh on PostgreSQL', function () {
     it('publishes a refreshable dashboard, refreshes it on demand, keeps the last good page on failure', async () => {
       const { principal, connection } = await proWithConnection();
       const table = `sales_${uniq('t').replace(/-/g, '_')}`;
-      await sql(warehouse.url, `CREATE TABLE ${table} AS SELECT * FROM sales`);
+      await sql(warehouse.adminUrl, `CREATE TABLE ${table} AS SELECT * FROM sales`);
       const spec = salesSpec(`SELECT day::text AS day, sum(amount) AS total FROM ${table} GROUP BY day ORDER BY day`);
 
       const dry = await tools.call(principal, 'publish_dashboard', { path: 'sales', spec: salesSpec('SELECT * FROM not_there'), connection: connection.id, dry_run: true });
@@ -193,7 +195,7 @@ describe('connections and refresh on PostgreSQL', function () {
       // No refresh yet: nothing live, the version's files are served.
       expect(await liveBytes(dashboard.id, 'index.html')).to.equal(null);
 
-      await sql(warehouse.url, `UPDATE ${table} SET amount = amount * 10 WHERE day = '2024-01-01'`);
+      await sql(warehouse.adminUrl, `UPDATE ${table} SET amount = amount * 10 WHERE day = '2024-01-01'`);
       const ok = await app.container.get(RefreshDashboard).run(dashboard.id, 'manual');
       expect(ok).to.include({ outcome: 'success', rows: 3, error: null });
       const liveData = (await liveBytes(dashboard.id, 'data.json'))!;
@@ -205,7 +207,7 @@ describe('connections and refresh on PostgreSQL', function () {
       // A refresh makes no version.
       expect(await store.listVersions(dashboard.id)).to.have.length(1);
 
-      await sql(warehouse.url, `DROP TABLE ${table}`);
+      await sql(warehouse.adminUrl, `DROP TABLE ${table}`);
       const failed = await app.container.get(RefreshDashboard).run(dashboard.id, 'manual');
       expect(failed!.outcome).to.equal('failure');
       expect(failed!.error).to.include(`relation "${table}" does not exist`);

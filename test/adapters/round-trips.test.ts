@@ -14,6 +14,7 @@ import { SelfMetrics } from '../../application/ports/warehouse.js';
 import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { salesSpec, seedSales } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
 
@@ -26,7 +27,7 @@ type Query = (...args: unknown[]) => unknown;
 describe('round trips of publish and list_dashboards on PostgreSQL', function () {
   this.timeout(60_000);
   let database: TestDatabase;
-  let warehouse: TestDatabase | undefined;
+  let warehouse: TestWarehouse | undefined;
   let app: Awaited<ReturnType<typeof buildContainer>>;
   let ada: Principal;
   const original = pg.Client.prototype.query as Query;
@@ -158,8 +159,8 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
   });
 
   it('looks the warehouse connection of a spec publish up once, though the spec runs on it', async () => {
-    warehouse = await createTestDatabase('dashpub_test_wh');
-    await seedSales(warehouse.url);
+    warehouse = await createTestWarehouse();
+    await seedSales(warehouse.adminUrl);
     const pro = await app.container.get<AccountStore>(AccountStore).createUser({ handle: 'pro-trips', email: 'pro-trips@example.com', passwordHash: null, plan: 'pro' });
     const principal: Principal = { userId: pro.id, grantId: 'g', lock: { kind: 'personal' }, scope: 'dashboards' };
     const connection = await app.container.get(ManageConnections).create({ ownerUserId: pro.id, workspaceId: null, label: 'Sales', url: warehouse.url });

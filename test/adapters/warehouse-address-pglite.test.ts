@@ -37,7 +37,7 @@ describe('warehouse address policy on the embedded database', function () {
         .create({ ownerUserId: user.id, workspaceId: null, label: 'Sneaky', url: candidate })
         .then(() => null, (e: unknown) => e as DomainError);
       expect(err?.code, candidate).to.equal('forbidden');
-      expect(err?.message).to.equal("That URL is this service's own database; add your warehouse instead.");
+      expect(err?.message).to.equal("That URL leads to this service's own database server; add your warehouse, on a server of its own, instead.");
     }
     expect(await app.container.get(ManageConnections).listForUser(user.id)).to.deep.equal([]);
   });

@@ -4,7 +4,7 @@ import { DnsWarehouseAddressPolicy, type Resolver } from '../../adapters/warehou
 import { refusal } from '../support/refusal.js';
 
 const PRIVATE_TAIL = 'this service only connects to public warehouses. Its operator can allow private networks with ALLOW_PRIVATE_WAREHOUSES=true.';
-const OWN = "That URL is this service's own database; add your warehouse instead.";
+const OWN = "That URL leads to this service's own database server; add your warehouse, on a server of its own, instead.";
 
 /** A resolver from a fixed table; IP literals resolve to themselves, as dns.lookup does. */
 const resolverOf =
@@ -132,7 +132,7 @@ describe('warehouse addresses: the DNS policy', () => {
   describe("the service's own database", () => {
     const onLoopback = new DnsWarehouseAddressPolicy({
       allowPrivate: true,
-      serviceDatabase: { url: 'postgres://postgres@127.0.0.1:5432/dashpub', anyDatabaseName: false },
+      serviceDatabase: { url: 'postgres://postgres@127.0.0.1:5432/dashpub' },
       resolve,
       localAddresses: () => ['192.168.0.7'],
     });
@@ -155,37 +155,33 @@ describe('warehouse addresses: the DNS policy', () => {
       }
     });
 
-    it('allows another database or another port on the same server', async () => {
-      await onLoopback.check('postgres://postgres@127.0.0.1:5432/warehouse');
+    it('is refused on every database of that server, whatever its name, but not on another port', async () => {
+      for (const url of [
+        'postgres://postgres@127.0.0.1:5432/warehouse',
+        'postgres://reader@[::1]/postgres',
+        'postgres://reader@192.168.0.7:5432/anything',
+      ]) {
+        expect((await refusal(onLoopback.check(url))).message, url).to.equal(OWN);
+      }
       await onLoopback.check('postgres://postgres@127.0.0.1:5433/dashpub');
     });
 
     it('matches a service host by its addresses', async () => {
       const remote = new DnsWarehouseAddressPolicy({
         allowPrivate: true,
-        serviceDatabase: { url: 'postgres://svc:pw@service-db.internal/dashpub', anyDatabaseName: false },
+        serviceDatabase: { url: 'postgres://svc:pw@service-db.internal/dashpub' },
         resolve,
         localAddresses: () => [],
       });
       expect((await refusal(remote.check('postgres://u@10.0.0.9/dashpub'))).message).to.equal(OWN);
+      expect((await refusal(remote.check('postgres://u@10.0.0.9/warehouse'))).message).to.equal(OWN);
       await remote.check('postgres://u@10.0.0.5/dashpub');
-    });
-
-    it('refuses every database name on the embedded database\'s port, since PGlite serves one whatever is asked', async () => {
-      const embedded = new DnsWarehouseAddressPolicy({
-        allowPrivate: true,
-        serviceDatabase: { url: 'postgres://postgres@127.0.0.1:40123/postgres', anyDatabaseName: true },
-        resolve,
-        localAddresses: () => [],
-      });
-      expect((await refusal(embedded.check('postgres://u@localhost:40123/anything'))).message).to.equal(OWN);
-      await embedded.check('postgres://u@localhost:5432/anything');
     });
 
     it('is refused before the private-network rule, with its own text', async () => {
       const both = new DnsWarehouseAddressPolicy({
         allowPrivate: false,
-        serviceDatabase: { url: 'postgres://postgres@127.0.0.1:5432/dashpub', anyDatabaseName: false },
+        serviceDatabase: { url: 'postgres://postgres@127.0.0.1:5432/dashpub' },
         resolve,
         localAddresses: () => [],
       });

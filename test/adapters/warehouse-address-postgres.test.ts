@@ -7,11 +7,12 @@ import { RefreshDashboard } from '../../application/refresh/refresh-dashboard.js
 import { DomainError } from '../../domain/errors.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { makeUser, registry, salesSpec, seedSales, text } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
 
 const SECRET = 'warehouse-address-secret';
-const OWN = "That URL is this service's own database; add your warehouse instead.";
+const OWN = "That URL leads to this service's own database server; add your warehouse, on a server of its own, instead.";
 const privateText = (host: string) =>
   `The warehouse host "${host}" is on a private network; this service only connects to public warehouses. ` +
   'Its operator can allow private networks with ALLOW_PRIVATE_WAREHOUSES=true.';
@@ -23,15 +24,15 @@ const privateText = (host: string) =>
 describe('warehouse address policy on PostgreSQL', function () {
   this.timeout(90_000);
   let service: TestDatabase;
-  let warehouse: TestDatabase;
+  let warehouse: TestWarehouse;
   let allowing: AppContainer;
   let refusing: AppContainer;
   let host: string;
 
   before(async () => {
     service = await createTestDatabase();
-    warehouse = await createTestDatabase('dashpub_test_wh');
-    await seedSales(warehouse.url);
+    warehouse = await createTestWarehouse();
+    await seedSales(warehouse.adminUrl);
     host = new URL(warehouse.url).hostname;
     allowing = await buildContainer(testSettings({ databaseUrl: service.url, secretKey: SECRET, allowPrivateWarehouses: true }), { refreshWorkers: false });
     refusing = await buildContainer(testSettings({ databaseUrl: service.url, secretKey: SECRET, allowPrivateWarehouses: false }), { refreshWorkers: false });
@@ -57,12 +58,17 @@ describe('warehouse address policy on PostgreSQL', function () {
     expect(await stored(refusing, user.id)).to.equal(0);
   });
 
-  it("refuses the service's own database even when private networks are allowed, but not another database on its server", async () => {
+  it("refuses the service's own server even when private networks are allowed, whatever the database, but not another server", async () => {
     const { user } = await makeUser(allowing.container, 'pro');
-    for (const url of [service.url, service.url.replace(host, 'localhost')]) {
-      const err = await refusal(add(allowing, user.id, url));
-      expect(err?.message, url).to.equal(OWN);
-      expect(err?.code).to.equal('forbidden');
+    const other = await createTestDatabase('dashpub_test_other');
+    try {
+      for (const url of [service.url, service.url.replace(host, 'localhost'), other.url, other.url.replace(host, '[::1]')]) {
+        const err = await refusal(add(allowing, user.id, url));
+        expect(err?.message, url).to.equal(OWN);
+        expect(err?.code).to.equal('forbidden');
+      }
+    } finally {
+      await other.drop();
     }
     expect(await stored(allowing, user.id)).to.equal(0);
     const connection = await add(allowing, user.id, warehouse.url);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { runDashpub as dashpub } from '../support/cli.js';
 import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 
@@ -7,12 +8,12 @@ import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 describe('e2e: dashpub CLI (PostgreSQL)', function () {
   this.timeout(60_000);
   let database: TestDatabase;
-  let warehouse: TestDatabase;
+  let warehouse: TestWarehouse;
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
     database = await createTestDatabase();
-    warehouse = await createTestDatabase('dashpub_test_wh');
+    warehouse = await createTestWarehouse();
     env = { DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WAREHOUSES: 'true' };
   });
   after(async () => {
@@ -128,7 +129,7 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
     );
     const own = await dashpub(env, ['connection', 'add', '--owner', 'ada', '--label', 'Own', '--url-stdin'], `${database.url.replace('127.0.0.1', 'localhost')}\n`);
     expect(own.code).to.equal(1);
-    expect(own.stderr.trim()).to.equal("error: That URL is this service's own database; add your warehouse instead.");
+    expect(own.stderr.trim()).to.equal("error: That URL leads to this service's own database server; add your warehouse, on a server of its own, instead.");
     expect(JSON.parse((await dashpub(env, ['--json', 'connection', 'list'])).stdout)).to.have.length(before);
   });
 });

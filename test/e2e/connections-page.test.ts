@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { request } from '../support/http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { startFullServer } from '../support/server.js';
@@ -12,13 +13,13 @@ const idsOn = (html: string) => [...html.matchAll(/name="id" value="([0-9a-f-]{3
 describe('e2e: warehouse connections page (PostgreSQL)', function () {
   this.timeout(60_000);
   let database: TestDatabase;
-  let warehouse: TestDatabase;
+  let warehouse: TestWarehouse;
   let server: Awaited<ReturnType<typeof startFullServer>>;
   let web: WebClient;
 
   before(async () => {
     database = await createTestDatabase();
-    warehouse = await createTestDatabase('dashpub_test_wh');
+    warehouse = await createTestWarehouse();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'connections-page-secret', REDIS_URL: '' });
     web = new WebClient(server.url, server.hosts.app);
     const form = await web.get('/sign-up');

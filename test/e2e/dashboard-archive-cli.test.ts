@@ -10,6 +10,7 @@ import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { progressReporter } from '../../shells/cli/progress.js';
 import { createUser, expectSameDashboards, principalOf, publishFixtureDashboards, snapshotOwner, type DashboardSnapshot } from '../support/archive-fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { registry } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
 import { runDashpub as dashpub } from '../support/cli.js';
@@ -22,7 +23,7 @@ const SLUGS = ['kpis', 'live', 'report', 'sales', 'secret', 'wh'];
 describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   this.timeout(120_000);
   let source: TestDatabase;
-  let warehouse: TestDatabase;
+  let warehouse: TestWarehouse;
   let fresh: TestDatabase | undefined;
   let app: AppContainer;
   let env: NodeJS.ProcessEnv;
@@ -40,7 +41,7 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
     const ada = await createUser(app.container, 'ada', 'pro');
     // An empty database stands in for a warehouse (the connection test only runs SELECT 1); not the
     // service's own, which no connection may name.
-    warehouse = await createTestDatabase('dashpub_test_wh');
+    warehouse = await createTestWarehouse();
     connectionId = (await app.container.get(ManageConnections).create({ ownerUserId: ada.id, workspaceId: null, label: 'Warehouse', url: warehouse.url })).id;
     await publishFixtureDashboards(app.container, ada.id, connectionId);
     original = await snapshotOwner(app.container, { kind: 'user', id: ada.id });

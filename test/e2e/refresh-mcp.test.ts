@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { salesSpec, seedSales, sql } from '../support/refresh-fixtures.js';
 import { startFullServer } from '../support/server.js';
@@ -32,7 +33,7 @@ type CallResult = { content: Array<{ type: string; text: string }>; structuredCo
 describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', function () {
   this.timeout(120_000);
   let service: TestDatabase;
-  let warehouse: TestDatabase;
+  let warehouse: TestWarehouse;
   let server: Awaited<ReturnType<typeof startFullServer>>;
   let client: Client;
   let handle: string;
@@ -94,9 +95,9 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
 
   before(async () => {
     service = await createTestDatabase();
-    warehouse = await createTestDatabase('dashpub_test_wh');
-    await seedSales(warehouse.url);
-    await sql(warehouse.url, 'CREATE TABLE daily_sales AS SELECT * FROM sales');
+    warehouse = await createTestWarehouse();
+    await seedSales(warehouse.adminUrl);
+    await sql(warehouse.adminUrl, 'CREATE TABLE daily_sales AS SELECT * FROM sales');
     // The warehouse is on 127.0.0.1, a private address: allowed explicitly, as an operator would.
     server = await startFullServer({ DATABASE_URL: service.url, SECRET_KEY, ALLOW_PRIVATE_WAREHOUSES: 'true' });
     const container = server.server.app.container;
@@ -167,7 +168,7 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
     expect(before).to.contain('180.5');
     expect(await page('sales', '/data.json')).to.contain('180.5');
 
-    await sql(warehouse.url, `UPDATE daily_sales SET amount = amount * 10 WHERE day = '2024-01-01'`);
+    await sql(warehouse.adminUrl, `UPDATE daily_sales SET amount = amount * 10 WHERE day = '2024-01-01'`);
     const previous = (await refreshStatus('sales')).last_run?.started_at ?? null;
     const triggered = await ok('trigger_refresh', { slug: 'sales' });
     expect(triggered.text).to.contain('Queued a refresh');
@@ -184,7 +185,7 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
   it('keeps the last good page when a refresh fails, and reports the error', async () => {
     const good = await page('sales');
     const previous = (await refreshStatus('sales')).last_run.started_at;
-    await sql(warehouse.url, 'ALTER TABLE daily_sales RENAME TO daily_sales_moved');
+    await sql(warehouse.adminUrl, 'ALTER TABLE daily_sales RENAME TO daily_sales_moved');
     try {
       await ok('trigger_refresh', { slug: 'sales' });
       const status = await waitForRun('sales', previous);
@@ -193,14 +194,14 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
       await new Promise((resolve) => setTimeout(resolve, 1_200));
       expect(await page('sales')).to.equal(good);
     } finally {
-      await sql(warehouse.url, 'ALTER TABLE daily_sales_moved RENAME TO daily_sales');
+      await sql(warehouse.adminUrl, 'ALTER TABLE daily_sales_moved RENAME TO daily_sales');
     }
   });
 
   it('runs a scheduled refresh when its time comes', async () => {
     const set = await ok('set_refresh_schedule', { slug: 'sales', schedule: '*/5 * * * *', timezone: 'UTC' });
     expect(set.structuredContent!.next_runs).to.have.length(3);
-    await sql(warehouse.url, `UPDATE daily_sales SET amount = 1000 WHERE day = '2024-01-03'`);
+    await sql(warehouse.adminUrl, `UPDATE daily_sales SET amount = 1000 WHERE day = '2024-01-03'`);
     const previous = (await refreshStatus('sales')).last_run.started_at;
     // Make the run due now (to the whole second: the app writes millisecond times and claims by equality),
     // then let the minute tick come round (sent directly instead of waiting up to 60 s).
