@@ -29,6 +29,7 @@ import { Telemetry } from '../../application/ports/telemetry.js';
 import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
 import { observeRequests, setHead } from './request-observer.js';
 import { startAdminListener, type AdminListener } from './admin-listener.js';
+import { plainHttpExposure } from '../plain-http-warning.js';
 import { DataSource } from 'typeorm';
 
 export interface RunningServer {
@@ -114,6 +115,8 @@ export async function startServer(settings: Settings, options: { container?: App
     server.listen(settings.port, settings.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const exposure = plainHttpExposure(settings);
+  if (exposure) logger.warn({ exposure: 'plain_http' }, exposure);
   let admin: AdminListener | null = null;
   let draining = false;
   if (settings.adminPort !== null) {

@@ -190,6 +190,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
 
   // The last step never calls next: the app host owns every path it is given.
   return async (ctx) => {
+    security.clearPlanted(ctx);
     try {
       await routes(ctx, async () => {
         if (fallback) await fallback(ctx, async () => notFound(ctx));

@@ -5,7 +5,7 @@ import { ServeDashboard, type HostingOutcome } from '../../../application/hostin
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
-import { AUTH_PATH, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
+import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
 
 export interface DashboardsSurfaceDeps {
   settings: Settings;
@@ -106,7 +106,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         const state = viewers.newState();
         const query = new URLSearchParams({ subdomain, return: outcome.returnPath, state });
         ctx.status = 302;
-        ctx.set('Set-Cookie', serializeCookie(cookies.state, state, STATE_MAX_AGE_SECONDS, cookies.secure));
+        ctx.append('Set-Cookie', serializeCookie(cookies.state, state, STATE_MAX_AGE_SECONDS, cookies.secure));
         ctx.set('Location', `${settings.appUrl}${VIEWER_SIGN_IN_PATH}?${query.toString()}`);
         ctx.set('Cache-Control', PRIVATE_CACHE);
         setPrivateHeaders(ctx);
@@ -127,7 +127,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       return;
     }
     ctx.status = 302;
-    ctx.set('Set-Cookie', [
+    ctx.append('Set-Cookie', [
       serializeCookie(cookies.viewer, session.token, session.maxAgeSeconds, cookies.secure),
       serializeCookie(cookies.state, '', 0, cookies.secure),
     ]);
@@ -140,6 +140,8 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', REFERRER_POLICY);
+    // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
+    clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');
