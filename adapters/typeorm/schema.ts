@@ -41,6 +41,7 @@ import { TagsInsertedPerRow1700000015400 } from './migrations/1700000015400-tags
 import { PublishGenericPlans1700000015500 } from './migrations/1700000015500-publish-generic-plans.js';
 import { PublishAnswersItsMiss1700000015600 } from './migrations/1700000015600-publish-answers-its-miss.js';
 import { VersionRefreshable1700000015700 } from './migrations/1700000015700-version-refreshable.js';
+import { ViewerSessionInvalidation1700000016010 } from './migrations/1700000016010-viewer-session-invalidation.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -87,4 +88,5 @@ export const MIGRATIONS: Function[] = [
   PublishGenericPlans1700000015500,
   PublishAnswersItsMiss1700000015600,
   VersionRefreshable1700000015700,
+  ViewerSessionInvalidation1700000016010,
 ];
