@@ -46,7 +46,7 @@ import { WebSessions } from '../application/ports/web-sessions.js';
 import { OAuthTokenVerifier } from '../application/auth/verify-access-token.js';
 import { CachingTokenVerifier } from '../application/auth/cached-token-verifier.js';
 import { InvalidatingOAuthStore } from '../application/auth/invalidating-oauth-store.js';
-import { IN_PROCESS_ONLY, UNHEARD, type TokenInvalidations } from '../application/ports/token-invalidations.js';
+import { IN_PROCESS_ONLY, UNHEARD, TokenInvalidations } from '../application/ports/token-invalidations.js';
 import { PgTokenInvalidations } from '../adapters/postgres/pg-token-invalidations.js';
 import { WebSessionService } from '../application/auth/web-session-service.js';
 import { NodeSecretTokens } from '../adapters/crypto/node-secret-tokens.js';
@@ -170,6 +170,8 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
       closers.push(() => listener.close());
       invalidations = listener;
     }
+    // The hosting side's viewer-session lookups are forgotten on the same channel (application/hosting/viewer-access.ts).
+    container.bind<TokenInvalidations>(TokenInvalidations).toConstantValue(invalidations);
     const secrets = container.get<SecretTokens>(SecretTokens);
     const clock = container.get<Clock>(Clock);
     const verifier = new CachingTokenVerifier(new OAuthTokenVerifier(store, secrets, clock), invalidations, secrets, clock);

@@ -30,6 +30,10 @@ export class MemoryViewerTickets implements ViewerTickets {
     this.sessions.delete(tokenHash);
   }
 
+  async deleteSessionsOfUser(userId: string): Promise<void> {
+    for (const [hash, s] of this.sessions) if (s.userId === userId) this.sessions.delete(hash);
+  }
+
   async purgeExpired(now: Date): Promise<void> {
     for (const [hash, t] of this.tickets) if (t.expiresAt <= now) this.tickets.delete(hash);
     for (const [hash, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(hash);

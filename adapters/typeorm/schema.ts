@@ -41,7 +41,8 @@ import { TagsInsertedPerRow1700000015400 } from './migrations/1700000015400-tags
 import { PublishGenericPlans1700000015500 } from './migrations/1700000015500-publish-generic-plans.js';
 import { PublishAnswersItsMiss1700000015600 } from './migrations/1700000015600-publish-answers-its-miss.js';
 import { VersionRefreshable1700000015700 } from './migrations/1700000015700-version-refreshable.js';
-import { RefreshRetryWindow1700000030600 } from './migrations/1700000030600-refresh-retry-window.js';
+import { ViewerSessionInvalidation1700000015800 } from './migrations/1700000015800-viewer-session-invalidation.js';
+import { RefreshRetryWindow1700000015900 } from './migrations/1700000015900-refresh-retry-window.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -88,5 +89,6 @@ export const MIGRATIONS: Function[] = [
   PublishGenericPlans1700000015500,
   PublishAnswersItsMiss1700000015600,
   VersionRefreshable1700000015700,
-  RefreshRetryWindow1700000030600,
+  ViewerSessionInvalidation1700000015800,
+  RefreshRetryWindow1700000015900,
 ];

@@ -44,6 +44,11 @@ export class TypeormViewerTickets implements ViewerTickets {
     await this.dataSource.query(`DELETE FROM hosting_viewer_sessions WHERE token_hash = $1`, [tokenHash]);
   }
 
+  /** Its trigger announces the user on the invalidation channel, so other processes forget their cached lookups (migration 1700000015800). */
+  async deleteSessionsOfUser(userId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM hosting_viewer_sessions WHERE user_id = $1`, [userId]);
+  }
+
   async purgeExpired(now: Date): Promise<void> {
     await this.dataSource.query(`DELETE FROM hosting_viewer_tickets WHERE expires_at <= $1`, [now]);
     await this.dataSource.query(`DELETE FROM hosting_viewer_sessions WHERE expires_at <= $1`, [now]);

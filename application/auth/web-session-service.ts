@@ -30,7 +30,12 @@ export class WebSessionService implements WebSessions {
     return { userId: session.userId };
   }
 
-  async end(sessionToken: string): Promise<void> {
-    if (this.secrets.wellFormed(sessionToken)) await this.store.deleteWebSession(this.secrets.digest(sessionToken));
+  /** Ends the session; answers whose it was (null when there was none), so signing out can end what hangs on it. */
+  async end(sessionToken: string): Promise<string | null> {
+    if (!this.secrets.wellFormed(sessionToken)) return null;
+    const tokenHash = this.secrets.digest(sessionToken);
+    const session = await this.store.findWebSession(tokenHash);
+    await this.store.deleteWebSession(tokenHash);
+    return session && this.secrets.same(session.tokenHash, tokenHash) ? session.userId : null;
   }
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { invalid } from '../../domain/errors.js';
 import { Clock } from '../ports/clock.js';
+import { IN_PROCESS_ONLY, TokenInvalidations } from '../ports/token-invalidations.js';
 import { ViewerTickets } from '../ports/viewer-tickets.js';
 import { BoundedCache } from './bounded-cache.js';
 import { HostingOptions } from './hosting-options.js';
@@ -24,6 +25,10 @@ export function safeReturnPath(value: unknown): string {
  * web app; the web app, with a signed-in session, issues a one-time ticket bound to the user, the
  * subdomain and the nonce; the host exchanges it for a viewer session cookie of its own. Tickets,
  * nonces and sessions are stored only as SHA-256 hashes.
+ *
+ * Sessions live in the store, so signing out of the web app ends them everywhere (`endAllFor`). Each request
+ * checks its session from a short-lived per-process memory, kept only while the invalidation channel is live:
+ * a deleted session announces its user there (migration 1700000015800) and every process forgets its lookups.
  */
 @injectable()
 export class ViewerAccess {
@@ -33,8 +38,11 @@ export class ViewerAccess {
     @inject(ViewerTickets) private readonly tickets: ViewerTickets,
     @inject(Clock) private readonly clock: Clock,
     @inject(HostingOptions) private readonly options: HostingOptions,
+    @inject(TokenInvalidations) @optional() private readonly invalidations: TokenInvalidations = IN_PROCESS_ONLY,
   ) {
     this.sessions = new BoundedCache({ capacity: 20_000, ttlMs: options.metadataTtlMs });
+    // A lookup is keyed by token, not user: any user's change forgets them all (sign-outs are rare).
+    invalidations.subscribe({ invalidated: (change) => change.kind === 'user' && this.sessions.clear(), reset: () => this.sessions.clear() });
   }
 
   /** A fresh nonce for the host's state cookie. */
@@ -81,9 +89,11 @@ export class ViewerAccess {
     const hash = hashOf(token);
     const nowMs = this.clock.now().getTime();
     const key = `${subdomain}/${hash}`;
-    const hit = this.sessions.get(key, nowMs);
+    const remember = this.invalidations.live;
+    const hit = remember ? this.sessions.get(key, nowMs) : undefined;
     if (hit) return hit;
     const loading = this.tickets.findSession(hash, new Date(nowMs)).then((s) => (s && s.subdomain === subdomain ? s.userId : null));
+    if (!remember) return loading;
     this.sessions.set(key, loading, nowMs);
     loading.catch(() => this.sessions.delete(key)); // the caller awaits `loading` and gets the error; only the cache entry is dropped
     return loading;
@@ -94,6 +104,12 @@ export class ViewerAccess {
     const hash = hashOf(token);
     this.sessions.delete(`${subdomain}/${hash}`);
     await this.tickets.deleteSession(hash);
+  }
+
+  /** Signing out of the web app: every viewer session of the user ends, on every subdomain and every process. */
+  async endAllFor(userId: string): Promise<void> {
+    await this.tickets.deleteSessionsOfUser(userId);
+    this.sessions.clear();
   }
 
   purgeExpired(): Promise<void> {

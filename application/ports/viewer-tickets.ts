@@ -27,6 +27,8 @@ export interface ViewerTickets {
   /** An unexpired session, or null. */
   findSession(tokenHash: string, now: Date): Promise<ViewerSession | null>;
   deleteSession(tokenHash: string): Promise<void>;
+  /** Deletes every session of one user, on every subdomain (signing out of the web app). */
+  deleteSessionsOfUser(userId: string): Promise<void>;
   /** Drops expired tickets and sessions. */
   purgeExpired(now: Date): Promise<void>;
 }

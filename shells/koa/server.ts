@@ -30,6 +30,7 @@ import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailab
 import { observeRequests, setHead } from './request-observer.js';
 import { startAdminListener, type AdminListener } from './admin-listener.js';
 import { bodyDeadline, guardConnections, serverTimeouts } from './slow-requests.js';
+import { plainHttpExposure } from '../plain-http-warning.js';
 import { DataSource } from 'typeorm';
 
 export interface RunningServer {
@@ -120,6 +121,8 @@ export async function startServer(settings: Settings, options: { container?: App
   });
   const port = (server.address() as AddressInfo).port;
   app.ownPorts.add(port);
+  const exposure = plainHttpExposure(settings);
+  if (exposure) logger.warn({ exposure: 'plain_http' }, exposure);
   let admin: AdminListener | null = null;
   let draining = false;
   if (settings.adminPort !== null) {

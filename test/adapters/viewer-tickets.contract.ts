@@ -37,5 +37,16 @@ export function describeViewerTicketsContract(name: string, make: () => Promise<
       await tickets.deleteSession('s2');
       expect(await tickets.findSession('s2', now)).to.equal(null);
     });
+
+    it("deletes every session of one user, on every subdomain, and no one else's", async () => {
+      const other = randomUUID();
+      await tickets.saveSession('u1', { userId, subdomain: 'ada', expiresAt: later(60_000) });
+      await tickets.saveSession('u2', { userId, subdomain: 'acme', expiresAt: later(60_000) });
+      await tickets.saveSession('u3', { userId: other, subdomain: 'acme', expiresAt: later(60_000) });
+      await tickets.deleteSessionsOfUser(userId);
+      expect(await tickets.findSession('u1', now)).to.equal(null);
+      expect(await tickets.findSession('u2', now)).to.equal(null);
+      expect(await tickets.findSession('u3', now)).to.not.equal(null);
+    });
   });
 }

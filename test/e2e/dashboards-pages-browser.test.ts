@@ -194,7 +194,7 @@ describe('e2e: dashboards pages in a real browser', function () {
 
   it('changes visibility and tags, answers a refusal next to its field, and renames with the old URL redirecting (301)', async () => {
     const dashboardsHost = server.hosts.dashboard('ada');
-    expect((await hostRequest(server.port, dashboardsHost, '/sales-notes')).status).to.equal(302); // private: sign in first
+    expect((await hostRequest(server.port, dashboardsHost, '/sales-notes', { headers: { accept: 'text/html' } })).status).to.equal(302); // private: sign in first
 
     await page.goto(`${app}/dashboards/ada/sales-notes`);
     await page.getByLabel('Visibility', { exact: true }).selectOption('public');

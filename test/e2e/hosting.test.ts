@@ -36,7 +36,7 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
   let adaSession: string;
 
   const get = (sub: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    hostRequest(server.port, `${sub}.${domain}`, path, { method, headers });
+    hostRequest(server.port, `${sub}.${domain}`, path, { method, headers: { accept: 'text/html', ...headers } });
   const publish = (p: Principal, command: PublishCommand) => app.container.get(PublishDashboard).execute(p, command);
 
   before(async () => {
@@ -228,6 +228,30 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
     expect(stored.map((r) => r.token_hash)).to.include(sha256(token)).and.not.include(token);
   });
 
+  it('starts the viewer sign-in only for a top-level navigation, and keeps private answers to their own origin', async () => {
+    const subresources: Array<Record<string, string>> = [
+      { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' },
+      { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+      { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', accept: 'text/html' },
+      { accept: '*/*' },
+      {},
+    ];
+    for (const headers of subresources) {
+      const res = await hostRequest(server.port, `${adaHandle}.${domain}`, '/diary', { headers });
+      expect([res.status, res.headers.location, res.headers['set-cookie']], JSON.stringify(headers)).to.deep.equal([404, undefined, undefined]);
+      expect(res.headers['cross-origin-resource-policy']).to.equal('same-origin');
+    }
+    const navigation = await hostRequest(server.port, `${adaHandle}.${domain}`, '/diary', { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } });
+    expect(navigation.status).to.equal(302);
+    expect(navigation.headers['cross-origin-resource-policy']).to.equal('same-origin');
+    const { cookie } = await signInAs(adaSession, adaHandle, '/diary');
+    const res = await get(adaHandle, '/diary', { cookie });
+    expect(res.status).to.equal(200);
+    expect(res.headers['cross-origin-resource-policy']).to.equal('same-origin');
+    expect(res.headers['content-security-policy']).to.equal("frame-ancestors 'self'");
+    expect((await get(adaHandle, '/sales')).headers['cross-origin-resource-policy']).to.equal(undefined);
+  });
+
   it('refuses a ticket without the state cookie that started it, or on another subdomain', async () => {
     const first = await get(adaHandle, '/diary');
     const toApp = new URL(first.headers.location!);
@@ -326,7 +350,7 @@ describe('e2e: dashboards host under https', function () {
 
   it('marks the viewer cookies Secure with the __Host- prefix, so a sibling subdomain cannot plant them', async () => {
     const host = `eve.${settings.dashboardDomain}`;
-    const first = await hostRequest(server.port, host, '/notes');
+    const first = await hostRequest(server.port, host, '/notes', { headers: { accept: 'text/html' } });
     const state = (first.headers['set-cookie'] ?? [])[0]!;
     expect(state).to.match(/^__Host-dashpub_viewer_state=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
     const toApp = new URL(first.headers.location!);

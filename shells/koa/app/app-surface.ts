@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { Consent } from '../../../application/auth/consent.js';
 import { Grants } from '../../../application/auth/grants.js';
 import { OidcSignIn } from '../../../application/auth/oidc-sign-in.js';
+import { SignOut } from '../../../application/auth/sign-out.js';
 import { WebAccounts } from '../../../application/auth/web-accounts.js';
 import { WebSessionService } from '../../../application/auth/web-session-service.js';
 import { safeReturnPath } from '../../../application/hosting/viewer-access.js';
@@ -33,6 +34,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
   const accounts = container.get(WebAccounts);
   const sessions = container.get(WebSessionService);
   const consent = container.get(Consent);
+  const signOut = container.get(SignOut);
   const grants = container.get(Grants);
   const upstream = container.get(OidcSignIn);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
@@ -116,7 +118,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
     const form = await postedForm(ctx);
     if (!form) return;
     const token = security.sessionToken(ctx);
-    if (token) await sessions.end(token);
+    if (token) await signOut.execute(token);
     security.clearSession(ctx);
     const back = field(form, 'return_to');
     seeOther(ctx, back ? returnTarget(back) : '/sign-in');
@@ -190,6 +192,7 @@ export function createAppSurface(container: Container, settings: Settings, optio
 
   // The last step never calls next: the app host owns every path it is given.
   return async (ctx) => {
+    security.clearPlanted(ctx);
     try {
       await routes(ctx, async () => {
         if (fallback) await fallback(ctx, async () => notFound(ctx));

@@ -155,7 +155,9 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   });
 
   // One file of one version, framed by the version page. Served sandboxed (an opaque origin, so its
-  // scripts reach neither the app's cookies nor its forms) and framable only by the app itself.
+  // scripts reach neither the app's cookies nor its forms), framable only by the app itself, and loadable
+  // by no other origin (CORP): an HTML page keeps its type for the preview, which nosniff stops from
+  // running as a script or style; every other file is plain text, so another site's page cannot run it.
   router.get(`${DASHBOARDS_PATH}/:owner/:slug/versions/:version/files/:filename`, async (ctx) => {
     const userId = await user(ctx);
     if (!userId) return;
@@ -163,13 +165,16 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     onRefusal(ctx, unreachableAddress, 'owned');
     const { body } = await owners.version(userId, owner, slug, version, filename);
     if (!body) return notFound(ctx);
+    const contentType = contentTypeFor(body.filename);
+    const page = contentType.startsWith('text/html');
     ctx.status = 200;
     ctx.set('Content-Security-Policy', "sandbox allow-scripts; frame-ancestors 'self'");
     ctx.set('X-Frame-Options', 'SAMEORIGIN');
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Cache-Control', 'no-store');
-    ctx.type = contentTypeFor(body.filename);
+    ctx.type = page ? contentType : 'text/plain; charset=utf-8';
     ctx.body = Buffer.from(body.content, body.encoding);
   });
 

@@ -32,6 +32,7 @@ export function createViewerRoutes(deps: ViewerRoutesDeps): Router {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
     const cookie = readCookie(ctx.get('cookie'), sessionCookie);
     const session = cookie ? await sessions.resolve(cookie) : null;
     if (!session) {

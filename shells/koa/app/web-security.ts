@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { sessionCookieName, type WebSessions } from '../../../application/ports/web-sessions.js';
-import { readCookie, serializeCookie } from '../dashboards/viewer-cookies.js';
+import { clearPlantedCookies, readCookie, serializeCookie } from '../dashboards/viewer-cookies.js';
 import { contentSecurityPolicy } from './html.js';
 
 const CSRF_COOKIE_SECONDS = 7 * 24 * 60 * 60;
@@ -57,6 +57,14 @@ export class WebSecurity {
     this.csrfCookie = this.secure ? '__Host-dashpub_csrf' : 'dashpub_csrf';
     this.sessionCookie = sessionCookieName(settings.appUrl);
     this.attemptCookie = this.secure ? `__Host-${UPSTREAM_ATTEMPT_COOKIE}` : UPSTREAM_ATTEMPT_COOKIE;
+  }
+
+  /**
+   * Expires every copy of a cookie of ours that arrived twice (one was planted: see readCookie, which then
+   * reads neither). Runs first on every app request, so a later Set-Cookie of the same name wins.
+   */
+  clearPlanted(ctx: Koa.Context): void {
+    clearPlantedCookies(ctx, [this.sessionCookie, this.csrfCookie, this.attemptCookie], this.secure);
   }
 
   sessionToken(ctx: Koa.Context): string | null {

@@ -5,7 +5,7 @@ import { ServeDashboard, type HostingOutcome } from '../../../application/hostin
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
-import { AUTH_PATH, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
+import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
 
 export interface DashboardsSurfaceDeps {
   settings: Settings;
@@ -21,6 +21,25 @@ export const PRIVATE_CACHE = 'private, no-store';
 /** Same-origin requests keep the full Referer (the relative-link fallback reads it); others get the origin only. */
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 const STATE_MAX_AGE_SECONDS = 600;
+/** Private bytes load only on their own origin: no other tenant's page may embed them as script, style, image or frame. */
+export const PRIVATE_FRAME_POLICY = "frame-ancestors 'self'";
+
+/** Marks an answer about a private dashboard (its files, its redirects, the way to its sign-in) as this origin's only. */
+function setPrivateHeaders(ctx: Koa.Context): void {
+  ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+  ctx.set('Content-Security-Policy', PRIVATE_FRAME_POLICY);
+  ctx.set('X-Frame-Options', 'SAMEORIGIN');
+}
+
+/**
+ * True for a browser's top-level navigation, the only request that may start the viewer sign-in: with
+ * fetch metadata, mode `navigate` to a document (a frame is not one); without it, a GET that accepts HTML.
+ * Anything else (a script, an image, a fetch from some page) gets the plain 404.
+ */
+export function isTopLevelNavigation(method: string, headers: { mode?: string; dest?: string; accept?: string }): boolean {
+  if (headers.mode) return headers.mode === 'navigate' && (!headers.dest || headers.dest === 'document');
+  return method === 'GET' && /\btext\/html\b/i.test(headers.accept ?? '');
+}
 
 /** RFC 9110 weak comparison, as If-None-Match requires. */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -49,6 +68,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
     ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', cacheControl);
+    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
     ctx.body = html;
   };
 
@@ -57,6 +77,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       case 'file': {
         ctx.set('ETag', outcome.etag);
         ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
+        if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
         if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId);
         if (matchesEtag(ctx.get('if-none-match') || undefined, outcome.etag)) {
           ctx.status = 304;
@@ -71,17 +92,24 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         ctx.status = outcome.status;
         ctx.set('Location', outcome.location);
         ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
+        if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
         return;
       case 'listing':
         servicePage(ctx, 200, listingPage(outcome.subdomain, outcome.dashboards), 'no-cache');
         return;
       case 'sign_in': {
+        const navigation = isTopLevelNavigation(ctx.method, { mode: ctx.get('sec-fetch-mode'), dest: ctx.get('sec-fetch-dest'), accept: ctx.get('accept') });
+        if (!navigation) {
+          servicePage(ctx, 404, notFoundPage(), 'no-cache');
+          return;
+        }
         const state = viewers.newState();
         const query = new URLSearchParams({ subdomain, return: outcome.returnPath, state });
         ctx.status = 302;
-        ctx.set('Set-Cookie', serializeCookie(cookies.state, state, STATE_MAX_AGE_SECONDS, cookies.secure));
+        ctx.append('Set-Cookie', serializeCookie(cookies.state, state, STATE_MAX_AGE_SECONDS, cookies.secure));
         ctx.set('Location', `${settings.appUrl}${VIEWER_SIGN_IN_PATH}?${query.toString()}`);
         ctx.set('Cache-Control', PRIVATE_CACHE);
+        setPrivateHeaders(ctx);
         return;
       }
       case 'not_found':
@@ -99,18 +127,21 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       return;
     }
     ctx.status = 302;
-    ctx.set('Set-Cookie', [
+    ctx.append('Set-Cookie', [
       serializeCookie(cookies.viewer, session.token, session.maxAgeSeconds, cookies.secure),
       serializeCookie(cookies.state, '', 0, cookies.secure),
     ]);
     ctx.set('Location', returnPath);
     ctx.set('Cache-Control', PRIVATE_CACHE);
+    setPrivateHeaders(ctx);
   };
 
   return async (ctx) => {
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', REFERRER_POLICY);
+    // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
+    clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');

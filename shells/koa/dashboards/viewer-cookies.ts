@@ -18,13 +18,78 @@ export function cookieNames(dashboardScheme: string): CookieNames {
   return { viewer: `${prefix}dashpub_viewer`, state: `${prefix}dashpub_viewer_state`, secure };
 }
 
+/**
+ * The value of cookie `name`, or null when it is missing or sent more than once. A second cookie of one name
+ * can only have been planted (a sibling subdomain over http, with a parent Domain or a longer Path), and which
+ * one is ours cannot be told, so neither is trusted.
+ */
 export function readCookie(header: string | undefined, name: string): string | null {
   if (!header) return null;
+  let found: string | null = null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      if (found !== null) return null;
+      found = part.slice(eq + 1).trim();
+    }
   }
-  return null;
+  return found;
+}
+
+/** True when the Cookie header carries `name` more than once. */
+export function isDuplicated(header: string | undefined, name: string): boolean {
+  if (!header) return false;
+  let count = 0;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name && ++count > 1) return true;
+  }
+  return false;
+}
+
+const SAFE_PATH = /^\/[A-Za-z0-9._~%!$&'()*+,=:@/-]*$/;
+const MAX_CLEARED_PATHS = 8;
+
+/**
+ * Set-Cookie values that expire every cookie of `name` this request could have carried: a cookie sent here
+ * has a Path that is a prefix of this path and a Domain that is this host or one of its parents. Sent when a
+ * name arrives twice, so the planted copy goes too and the next sign-in is not undone (no redirect loop).
+ * A `__Host-` cookie cannot be planted (no Domain, Path=/): only its own copy is expired.
+ */
+export function clearingCookies(name: string, host: string, path: string, secure: boolean): string[] {
+  const tail = secure ? '; Secure' : '';
+  if (name.startsWith('__Host-')) return [`${name}=; Path=/; Max-Age=0; HttpOnly${tail}`];
+  const hostname = host.replace(/:\d+$/, '').toLowerCase();
+  const labels = hostname.split('.');
+  const numeric = /^[0-9.]+$/.test(hostname) || hostname.startsWith('[');
+  const domains: Array<string | null> = [null];
+  if (!numeric) for (let i = 1; i < labels.length - 1; i++) domains.push(labels.slice(i).join('.'));
+  const paths = ['/'];
+  const segments = path.split('/').slice(1);
+  for (let i = 1; i <= segments.length && paths.length < MAX_CLEARED_PATHS; i++) {
+    const prefix = `/${segments.slice(0, i).join('/')}`;
+    if (!SAFE_PATH.test(prefix)) break;
+    if (prefix !== '/') paths.push(prefix);
+    if (i < segments.length && paths.length < MAX_CLEARED_PATHS) paths.push(`${prefix}/`);
+  }
+  const unique = [...new Set(paths)];
+  return domains.flatMap((domain) => unique.map((p) => `${name}=; Path=${p}; Max-Age=0${domain ? `; Domain=${domain}` : ''}${tail}`));
+}
+
+/** Expires every copy of each of `names` that arrived more than once (see clearingCookies). */
+export function clearPlantedCookies(
+  ctx: { get(field: string): string; path: string; append(field: string, value: string[]): void },
+  names: readonly string[],
+  secure: boolean,
+): boolean {
+  const header = ctx.get('cookie');
+  let planted = false;
+  for (const name of names) {
+    if (!isDuplicated(header, name)) continue;
+    planted = true;
+    ctx.append('Set-Cookie', clearingCookies(name, ctx.get('host'), ctx.path, secure));
+  }
+  return planted;
 }
 
 export function serializeCookie(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {

@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * retry of that request within REFRESH_RETRY_GRACE_SECONDS (domain/oauth.ts, `decideRefresh`). Rows
  * rotated before this migration have neither, so their previous token no longer retries.
  */
-export class RefreshRetryWindow1700000030600 implements MigrationInterface {
-  name = 'RefreshRetryWindow1700000030600';
+export class RefreshRetryWindow1700000015900 implements MigrationInterface {
+  name = 'RefreshRetryWindow1700000015900';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
