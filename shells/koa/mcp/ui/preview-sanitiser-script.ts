@@ -77,6 +77,7 @@ var DASHPUB_SANITISER = (function () {
   // CSS functions that fetch, or that could turn text into something that does.
   var FETCHING = ['url', 'image', 'image-set', 'cross-fade', 'element', 'src', 'paint', 'attr'].map(function (f) { return f + '('; });
   var LOCAL_URL = 'url' + '("#';
+  var BACKSLASH = String.fromCharCode(92);
 
   function allowedProperty(name) {
     if (name.indexOf('--') === 0) return true;
@@ -102,14 +103,19 @@ var DASHPUB_SANITISER = (function () {
     return true;
   }
 
-  /** Custom properties are kept as written: they can only be substituted into properties that cannot fetch. */
+  /**
+   * Custom properties keep their text as written, escapes unresolved: one is kept only without a backslash
+   * (so what it says is what it means) and without a fetching function, so no var() can bring one in.
+   */
+  function inertDeclaration(name, value) {
+    if (!allowedProperty(name)) return false;
+    if (name.indexOf('--') === 0) return String(value).indexOf(BACKSLASH) < 0 && inertValue(name, value);
+    return inertValue(name, value);
+  }
   function cleanDeclarations(style) {
     var names = [];
     for (var i = 0; i < style.length; i++) names.push(style.item(i));
-    names.forEach(function (name) {
-      var keep = allowedProperty(name) && (name.indexOf('--') === 0 || inertValue(name, style.getPropertyValue(name)));
-      if (!keep) style.removeProperty(name);
-    });
+    names.forEach(function (name) { if (!inertDeclaration(name, style.getPropertyValue(name))) style.removeProperty(name); });
   }
 
   /** The page's html, :root and body rules apply to the two wrappers that stand for them. */
