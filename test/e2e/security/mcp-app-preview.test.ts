@@ -179,27 +179,37 @@ describe('security: the in-chat preview contains a hostile page with no host CSP
     for (const url of navigations) expect([harness.hostUrl, harness.sandboxUrl, 'about:srcdoc', 'about:blank'], url).to.include(url);
   }
 
-  it('makes no request, runs no script, keeps the button on top and opens only the dashboard from it', async () => {
+  /** Publishes the hostile page and shows it through get_dashboard in the view, as a host would. */
+  async function showHostile(): Promise<{ view: Frame; dashboardUrl: string }> {
     const published = await harness.runTool(token, 'publish_dashboard', { path: 'hostile', body: hostilePage(receiver.origin), name: 'Hostile' });
     expect(published.result.isError).to.equal(undefined);
-    const dashboardUrl = `http://mallory.dash.localhost:${port}/hostile`;
     const shown = await harness.runTool(token, 'get_dashboard', { slug: 'hostile' });
     expect(shown.result.isError).to.equal(undefined);
     const view = await harness.viewFrame();
     await view.waitForFunction(() => ((globalThis as any).document.getElementById('status')?.textContent ?? '').includes('Preview of the published page'));
     expect(await view.locator('#preview #hostile-title').textContent()).to.equal('Hostile page');
     expect(harness.violations).to.deep.equal([]);
+    return { view, dashboardUrl: `http://mallory.dash.localhost:${port}/hostile` };
+  }
 
-    // Everything a reader might click in the preview; none of it may leave the page or ask the host for anything.
+  /** Everything a reader might click in the preview. */
+  async function clickEverything(view: Frame): Promise<void> {
     for (const selector of ['#fake', '#js', '#ping', '#svg-link', '#submit', '#formaction', '#popbtn']) {
       await view.locator(`#preview ${selector}`).click({ force: true });
     }
     await view.locator('#preview #fake').click({ button: 'middle', force: true });
+  }
+
+  it('lets no request leave the page: SVG set/animate, feImage, image-set, CSS escapes and the usual set', async () => {
+    const { view } = await showHostile();
+    await clickEverything(view);
     await settleAndProbe(view);
     expectNothingLeft();
+  });
 
-    // The holder is a strict containment box; the button's centre hits the button itself.
-    expect(await view.locator('#page-box').evaluate((n) => (globalThis as any).getComputedStyle(n).contain)).to.equal('strict');
+  it('keeps the view\'s button visible and on top: the holder is a strict containment box, :host rules are gone', async () => {
+    const { view } = await showHostile();
+    await clickEverything(view);
     const hit = await view.evaluate(() => {
       const d = (globalThis as any).document;
       const box = d.getElementById('open').getBoundingClientRect();
@@ -207,8 +217,13 @@ describe('security: the in-chat preview contains a hostile page with no host CSP
       return { id: top?.id ?? null, visible: box.width > 0 && box.height > 0 };
     });
     expect(hit).to.deep.equal({ id: 'open', visible: true });
+    expect(await view.locator('#page-box').evaluate((n) => (globalThis as any).getComputedStyle(n).contain)).to.equal('strict');
+  });
 
-    // A real mouse click at the button's centre, as the reader would; the fake link's request would have come first.
+  it('opens only the dashboard, from the view\'s own button; a fake link in the preview sends nothing', async () => {
+    const { view, dashboardUrl } = await showHostile();
+    await clickEverything(view);
+    // A real mouse click at the button's centre, as the reader would; any ui/open-link from the preview came first.
     const box = (await view.locator('#open').boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForFunction(() => (globalThis as any).harness.openedLinks.length >= 1);
