@@ -165,7 +165,12 @@ var DASHPUB_SANITISER = (function () {
     Array.prototype.slice.call(node.attributes).forEach(function (attr) {
       if (!keepAttribute(node, tag, svg, attr.name.toLowerCase(), attr.value)) node.removeAttributeNode(attr);
     });
-    if (node.hasAttribute('style')) cleanDeclarations(node.style);
+    if (!node.hasAttribute('style')) return;
+    // Written back as the parser serialised it, so the live document reads exactly what was checked.
+    cleanDeclarations(node.style);
+    var text = node.style.cssText;
+    if (text) node.setAttribute('style', text);
+    else node.removeAttribute('style');
   }
 
   /** Children first, so an unknown element is replaced by its already cleaned content. */
