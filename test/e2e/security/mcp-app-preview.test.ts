@@ -87,7 +87,8 @@ function hostilePage(r: string): string {
 <p><a id="fake" href="${PHISHING_URL}" target="_blank">Open dashboard</a>
 <a id="js" href="javascript:fetch('${r}/javascript-url')">js</a>
 <a id="ping" href="https://phish.example.test/ping" ping="${r}/ping">ping</a>
-<svg width="60" height="20"><a id="svg-link" href="${PHISHING_URL}"><text x="0" y="15">svg link</text></a></svg></p>
+<svg width="60" height="20"><a id="svg-link" href="${PHISHING_URL}"><text x="0" y="15">svg link</text></a></svg>
+<svg width="60" height="20"><a id="svg-set-link" href="#top"><set attributeName="href" to="${PHISHING_URL}"/><text x="0" y="15">set link</text></a></svg></p>
 <div class="bg escape escape2 imageset webkitset borderimg cursor content mask filter shape var varesc media supports layer container font">styled</div>
 <ul class="list"><li>list item</li></ul>
 <div class="scope"><div>scoped</div></div>
@@ -194,7 +195,7 @@ describe('security: the in-chat preview contains a hostile page with no host CSP
 
   /** Everything a reader might click in the preview. */
   async function clickEverything(view: Frame): Promise<void> {
-    for (const selector of ['#fake', '#js', '#ping', '#svg-link', '#submit', '#formaction', '#popbtn']) {
+    for (const selector of ['#fake', '#js', '#ping', '#svg-link', '#svg-set-link', '#submit', '#formaction', '#popbtn']) {
       await view.locator(`#preview ${selector}`).click({ force: true });
     }
     await view.locator('#preview #fake').click({ button: 'middle', force: true });
@@ -205,6 +206,24 @@ describe('security: the in-chat preview contains a hostile page with no host CSP
     await clickEverything(view);
     await settleAndProbe(view);
     expectNothingLeft();
+    // What is left in the preview: no element that runs, fetches or animates, no handler, no outgoing URL.
+    const left = await view.evaluate(() => {
+      const shadow = (globalThis as any).document.getElementById('page-box').shadowRoot;
+      const all: any[] = Array.from(shadow.querySelectorAll('*'));
+      return {
+        tags: [...new Set(all.map((n) => n.localName.toLowerCase()))],
+        attributes: all.flatMap((n) => Array.from(n.attributes as ArrayLike<{ name: string; value: string }>).map((a) => [a.name.toLowerCase(), a.value] as const)),
+      };
+    });
+    for (const tag of ['script', 'iframe', 'object', 'embed', 'image', 'feimage', 'set', 'animate', 'foreignobject', 'form', 'video', 'audio', 'link', 'meta', 'base', 'style']) {
+      expect(left.tags, tag).to.not.include(tag);
+    }
+    for (const [name, value] of left.attributes) {
+      expect(name, name).to.not.match(/^on|^(srcset|srcdoc|action|formaction|ping|poster|background|popover|popovertarget|data)$/);
+      if (name === 'href' || name === 'xlink:href') expect(value, name).to.match(/^#/);
+      if (name === 'src') expect(value, name).to.match(/^data:image\//);
+      expect(value, name).to.not.include(receiver.origin);
+    }
   });
 
   it('keeps the view\'s button visible and on top: the holder is a strict containment box, :host rules are gone', async () => {
@@ -224,7 +243,7 @@ describe('security: the in-chat preview contains a hostile page with no host CSP
     const { view, dashboardUrl } = await showHostile();
     await clickEverything(view);
     // Clicks delivered to the links themselves too, whatever may lie on top of them.
-    for (const selector of ['#fake', '#svg-link', '#ping']) await view.locator(`#preview ${selector}`).dispatchEvent('click');
+    for (const selector of ['#fake', '#svg-link', '#svg-set-link', '#ping']) await view.locator(`#preview ${selector}`).dispatchEvent('click');
     // A real mouse click at the button's centre, as the reader would; any ui/open-link from the preview came first.
     const box = (await view.locator('#open').boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
