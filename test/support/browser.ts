@@ -28,9 +28,9 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Starts /usr/bin/chromium for a suite; the suite closes it in its `after`. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** Starts /usr/bin/chromium for a suite (with any extra switches it needs); the suite closes it in its `after`. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** A fresh context (its own cookies) with one page; closing the context closes both. */

@@ -84,7 +84,12 @@ export interface McpAppHarness {
   setTheme(theme: 'light' | 'dark'): Promise<void>;
 }
 
-export async function installMcpAppHarness(page: Page, apiOrigin: string, sandboxOrigin: string): Promise<McpAppHarness> {
+export interface HarnessOptions {
+  /** false: the sandbox proxy sends no CSP, as a host that applies none would (the view must contain the page itself). */
+  csp?: boolean;
+}
+
+export async function installMcpAppHarness(page: Page, apiOrigin: string, sandboxOrigin: string, options: HarnessOptions = {}): Promise<McpAppHarness> {
   const violations: CspViolation[] = [];
   const reports: string[] = [];
   const popups: string[] = [];
@@ -106,7 +111,7 @@ export async function installMcpAppHarness(page: Page, apiOrigin: string, sandbo
     return route.fulfill({
       status: 200,
       contentType: 'text/html',
-      headers: { 'content-security-policy': `${MCP_APPS_DEFAULT_CSP}; report-uri ${sandboxOrigin}/__csp-report` },
+      headers: options.csp === false ? {} : { 'content-security-policy': `${MCP_APPS_DEFAULT_CSP}; report-uri ${sandboxOrigin}/__csp-report` },
       body: PROXY_HTML,
     });
   });

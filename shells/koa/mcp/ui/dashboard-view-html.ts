@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../../../domain/html.js';
 import type { ViewSettings } from './dashboard-view.js';
 import { DASHBOARD_VIEW_SCRIPT } from './dashboard-view-script.js';
+import { PREVIEW_SANITISER_SCRIPT } from './preview-sanitiser-script.js';
 
 /**
  * The view's stylesheet. Colours come from the host's theme variables when it sends them
@@ -38,6 +39,7 @@ white-space:pre-wrap;overflow-wrap:anywhere}
 max-height:720px;overflow:auto;-webkit-overflow-scrolling:touch}
 .preview pre{margin:0;padding:12px;white-space:pre-wrap;overflow-wrap:anywhere;font:12px/1.45 var(--font-mono,ui-monospace,Menlo,Consolas,monospace)}
 .preview img{display:block;max-width:100%;height:auto}
+.page-box{display:block;position:relative;contain:strict;overflow:auto;width:100%}
 [hidden]{display:none!important}
 @media (max-width:420px){#app{padding:12px}.head button{width:100%}}
 `;
@@ -78,7 +80,7 @@ export function dashboardViewHtml(settings: ViewSettings): string {
     '<section class="preview" id="preview" aria-label="Preview of the dashboard" hidden></section>',
     '</main>',
     `<script>var DASHPUB_VIEW_CONFIG = ${inlineJson(config)};</script>`,
-    `<script>${DASHBOARD_VIEW_SCRIPT}</script>`,
+    `<script>${PREVIEW_SANITISER_SCRIPT}\n${DASHBOARD_VIEW_SCRIPT}</script>`,
     '</body>',
     '</html>',
   ].join('\n');

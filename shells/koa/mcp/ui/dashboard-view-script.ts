@@ -149,11 +149,11 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     var v = data.version;
     var body = data.body;
     if (v && !v.current && body && body.encoding === 'utf8' && /\.html?$/i.test(body.filename)) {
-      renderPreview('text/html', body.content, url);
+      renderPreview('text/html', body.content);
       return showStatus('Preview of version #' + v.seq + ' (not the current one); its scripts do not run here.');
     }
     if (!owner || !slug) return showStatus('No preview: the answer does not say whose dashboard this is.');
-    readPage(owner, slug, url, seq);
+    readPage(owner, slug, seq);
   }
 
   /** get_dashboard_version does not answer the dashboard's name: ask get_dashboard through the host. */
@@ -169,34 +169,34 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     }, function () { /* the slug stays as the title: the name is a nicety, the preview does not depend on it */ });
   }
 
-  function readPage(owner, slug, url, seq) {
+  function readPage(owner, slug, seq) {
     if (!host.capabilities.serverResources) return showStatus('This host cannot read the page for a preview; open the dashboard instead.');
     showStatus('Loading the preview\u2026');
     request('resources/read', { uri: CONFIG.serviceName + '://' + owner + '/' + slug }).then(function (r) {
       if (seq !== state.seq) return;
       var c = r.contents && r.contents[0];
       if (!c) return showStatus('The page is empty.');
-      renderPreview(c.mimeType || 'text/html', c.text, url, c.blob);
+      renderPreview(c.mimeType || 'text/html', c.text, c.blob);
       showStatus('Preview of the published page; its scripts do not run here.');
     }, function (e) {
       if (seq === state.seq) showRefusal('No preview: ' + e.message);
     });
   }
 
-  // ---- the preview: the page's markup parsed inertly, cleaned, shown in a shadow root ----
-  var DROP = 'script,iframe,frame,frameset,object,embed,applet,link,meta,base,portal';
-  var URL_ATTRS = ['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'background', 'data', 'lowsrc', 'dynsrc', 'xlink:href'];
-  var FETCHING = ['src', 'srcset', 'poster', 'background', 'data', 'lowsrc', 'dynsrc'];
+  // ---- the preview: the page's markup parsed inertly, cleaned by allowlist, shown in a shadow root ----
+  // The holder has contain: strict (view CSS), so nothing in the page paints outside its box or over the controls.
   var PAGE_BASE_CSS = ':host{all:initial;display:block}' +
     '.dp-root{display:block;position:relative;contain:content;overflow:hidden;color-scheme:light;background:#fff;color:#000;' +
     'font-family:serif;font-size:16px;line-height:normal}' +
     '.dp-body{display:block;margin:8px}';
+  var MAX_PREVIEW_HEIGHT = 700;
+  var baseSheet = null;
 
-  function renderPreview(mimeType, text, url, blob) {
+  function renderPreview(mimeType, text, blob) {
     var preview = el('preview');
     preview.textContent = '';
     var type = String(mimeType).split(';')[0].trim().toLowerCase();
-    if (typeof text === 'string' && (type === 'text/html' || type === 'application/xhtml+xml')) renderHtml(preview, text, url);
+    if (typeof text === 'string' && (type === 'text/html' || type === 'application/xhtml+xml')) renderHtml(preview, text);
     else if (typeof blob === 'string' && /^image\/(png|jpeg|gif|webp|avif)$/.test(type)) {
       var img = document.createElement('img');
       img.alt = 'The dashboard file';
@@ -212,64 +212,35 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     preview.hidden = false;
   }
 
-  function renderHtml(preview, html, url) {
+  function renderHtml(preview, html) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
-    var css = [];
-    Array.prototype.forEach.call(doc.querySelectorAll('style'), function (s) { css.push(s.textContent || ''); s.remove(); });
-    Array.prototype.forEach.call(doc.querySelectorAll(DROP), function (node) { node.remove(); });
-    Array.prototype.forEach.call(doc.querySelectorAll('*'), cleanElement);
+    var pageSheet = DASHPUB_SANITISER.cleanPage(doc);
+    if (!baseSheet) { baseSheet = new CSSStyleSheet(); baseSheet.replaceSync(PAGE_BASE_CSS); }
     var holder = document.createElement('div');
+    holder.className = 'page-box';
+    holder.id = 'page-box';
     preview.appendChild(holder);
     var shadow = holder.attachShadow({ mode: 'open' });
-    var style = document.createElement('style');
-    style.textContent = PAGE_BASE_CSS + '\n' + css.map(safeCss).join('\n');
-    shadow.appendChild(style);
-    if (style.sheet) rewriteSelectors(style.sheet.cssRules);
+    shadow.adoptedStyleSheets = [baseSheet, pageSheet];
     var root = document.createElement('div');
     var body = document.createElement('div');
     copyAttributes(doc.documentElement, root, 'dp-root');
     copyAttributes(doc.body, body, 'dp-body');
-    while (doc.body.firstChild) body.appendChild(document.adoptNode(doc.body.firstChild));
+    while (doc.body && doc.body.firstChild) body.appendChild(document.adoptNode(doc.body.firstChild));
     root.appendChild(body);
     shadow.appendChild(root);
-    shadow.addEventListener('click', function (event) { followLink(event, shadow, url); });
+    fitHolder(holder, root);
+    shadow.addEventListener('click', function (event) { followLink(event, shadow); });
     // A middle click would open a tab behind the host's back where the sandbox allows popups.
     shadow.addEventListener('auxclick', function (event) { if (linkIn(event)) event.preventDefault(); });
     shadow.addEventListener('submit', function (event) { event.preventDefault(); });
   }
 
-  function cleanElement(node) {
-    Array.prototype.slice.call(node.attributes).forEach(function (attr) {
-      var name = attr.name.toLowerCase();
-      var value = attr.value.trim();
-      if (name.indexOf('on') === 0 || name === 'ping') return node.removeAttribute(attr.name);
-      if (name === 'style') return node.setAttribute('style', safeCss(attr.value));
-      if (URL_ATTRS.indexOf(name) < 0) return;
-      if (/^(javascript|vbscript):/i.test(value)) return node.removeAttribute(attr.name);
-      // Anything the browser would fetch stays out: the CSP forbids it, and a preview has no network.
-      var fetches = FETCHING.indexOf(name) >= 0 || ((name === 'href' || name === 'xlink:href') && /^(image|use|feimage)$/i.test(node.localName));
-      if (fetches && !/^(data:|#)/i.test(value)) node.removeAttribute(attr.name);
-    });
-  }
-
-  function safeCss(text) {
-    return String(text)
-      .replace(/@import[^;]*;?/gi, '')
-      .replace(/url\(\s*(['"]?)\s*(?!data:|#)[^)]*\)/gi, 'none');
-  }
-
-  /** The page's html, :root and body rules apply to the two wrappers that stand for them. */
-  function mapSelector(selector) {
-    return selector
-      .replace(/:root\b/gi, '.dp-root')
-      .replace(/(^|[\s>+~,(])html(?=$|[\s>+~,.:#\[)])/gi, '$1.dp-root')
-      .replace(/(^|[\s>+~,(])body(?=$|[\s>+~,.:#\[)])/gi, '$1.dp-body');
-  }
-  function rewriteSelectors(rules) {
-    Array.prototype.forEach.call(rules, function (rule) {
-      if (typeof rule.selectorText === 'string') rule.selectorText = mapSelector(rule.selectorText);
-      if (rule.cssRules) rewriteSelectors(rule.cssRules);
-    });
+  /** Size containment ignores the content: the holder's height follows it, up to a scrolling maximum. */
+  function fitHolder(holder, root) {
+    var fit = function () { holder.style.height = Math.min(MAX_PREVIEW_HEIGHT, Math.ceil(root.getBoundingClientRect().height)) + 'px'; };
+    fit();
+    if (window.ResizeObserver) new ResizeObserver(fit).observe(root);
   }
 
   function copyAttributes(from, to, className) {
@@ -279,30 +250,28 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     if (from.getAttribute('class')) to.className = className + ' ' + from.getAttribute('class');
   }
 
-  /** Links in the preview never navigate the view: http(s) and mailto ones go to the host's ui/open-link. */
+  /** Links in the preview never leave it: only in-page ones (the sanitiser keeps no other href) scroll. */
   function linkIn(event) {
     var path = event.composedPath();
     for (var i = 0; i < path.length; i++) {
       var n = path[i];
-      if (n && n.localName && /^(a|area)$/i.test(n.localName) && (n.hasAttribute('href') || n.hasAttributeNS(XLINK, 'href'))) return n;
+      if (n && n.localName && /^(a|area)$/i.test(n.localName)) return n;
     }
     return null;
   }
-  function followLink(event, shadow, base) {
+  function followLink(event, shadow) {
     var link = linkIn(event);
     if (!link) return;
     event.preventDefault();
     var href = link.getAttribute('href') || link.getAttributeNS(XLINK, 'href') || '';
-    if (href.charAt(0) === '#') {
-      var target = href.length > 1 ? shadow.getElementById(decodeURIComponent(href.slice(1))) : null;
-      if (target) target.scrollIntoView();
-      return;
-    }
-    var resolved;
-    try { resolved = new URL(href, base || undefined); } catch (e) { return; }
-    if (/^(https?|mailto):$/.test(resolved.protocol)) openLink(resolved.href);
+    if (href.charAt(0) !== '#' || href.length < 2) return;
+    var id;
+    try { id = decodeURIComponent(href.slice(1)); } catch (e) { return; }
+    var target = shadow.getElementById(id);
+    if (target) target.scrollIntoView();
   }
 
+  /** Only the view's own button asks the host to open a link: the dashboard's canonical URL. */
   function openLink(url) {
     if (!url) return;
     request('ui/open-link', { url: url }).then(function (r) {
