@@ -110,8 +110,8 @@ function publishStateSelect(ownerId: string, kind: string, slug: string): string
 /**
  * A publish's first round trip when it has nothing to go on: a plain read of the slug. One json column, not
  * the read's 23: `pg` takes every row description apart again on each call and builds a parser and a row
- * shape per column, which cost the server more than the statement cost the database (docs/decisions/
- * 0036-publish-function.md).
+ * shape per column, which cost the server more than the statement cost the database
+ * (docs/decisions/0036-publish-function.md).
  */
 export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
   return [`SELECT to_json(s) AS state FROM (${publishStateSelect('$1::uuid', '$2', '$3')}) AS s`, [owner.id, owner.kind, slug]];
