@@ -159,8 +159,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   {
     // Verified tokens are remembered per process, forgotten on every change that kills them
     // (docs/decisions/0038-token-cache.md). On PostgreSQL a server hears other processes' changes on a LISTEN
-    // connection;
-    // in memory nothing but this process changes anything; the embedded database's single shared session
+    // connection; in memory nothing but this process changes anything; the embedded database's single shared session
     // cannot carry LISTEN to a server while a CLI revokes, and a CLI verifies no tokens: those never cache.
     const store = options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource));
     let invalidations: TokenInvalidations = UNHEARD;

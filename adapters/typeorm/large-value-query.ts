@@ -26,10 +26,9 @@ interface Connection {
  * as it is. `pg` copies every value into one new Bind message, so a 5 MiB page cost the server a fresh
  * 5 MiB allocation and a copy per publish, the last of its kind on that path
  * (docs/decisions/0044-body-buffers-and-blob-by-reference.md). Here `pg-protocol` writes the same Bind with an empty
- * value in its
- * place, and the message goes out in three pieces around the Buffer: the head with both lengths made
- * whole, the Buffer, the result formats. `pg` corks the socket while it sends a statement, so the pieces
- * leave in one write, byte for byte the message `pg` would have sent.
+ * value in its place, and the message goes out in three pieces around the Buffer: the head with both lengths made
+ * whole, the Buffer, the result formats. `pg` corks the socket while it sends a statement, so the pieces leave in one
+ * write, byte for byte the message `pg` would have sent.
  *
  * The caller's Buffer must stay unchanged until the query settles. It does: PostgreSQL answers a statement
  * only after reading its whole Bind, and an error before that (a failed Parse, a lost connection) makes it

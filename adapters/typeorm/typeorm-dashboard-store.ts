@@ -216,8 +216,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
    * `preparedStatements`: the hot reads (a listing page, a publish's first read) run as named prepared
    * statements straight on the pool, parsed and planned once per connection
    * (docs/decisions/0041-named-prepared-statements.md). Only for a PostgreSQL server of its own: the embedded
-   * database shares
-   * one session between all connections, where two connections' names would collide.
+   * database shares one session between all connections, where two connections' names would collide.
    */
   constructor(@inject(DataSource) private readonly dataSource: DataSource, options: { preparedStatements?: boolean } = {}) {
     super(dataSource.manager);

@@ -8,8 +8,7 @@ import { publishFunction, SIGNATURE, storeFiles, VARIANTS } from './170000001520
  * by default) was copied into the sort, written to a temporary file and read back before being stored:
  * about 10 of the database's 15–20 ms of CPU for a 5 MiB page on the benchmark machine
  * (docs/decisions/0036-publish-function.md). The rows come out of the sorted subquery in its order, as the hashes'
- * order
- * is all the sort is for.
+ * order is all the sort is for.
  */
 export class FilesSortedBeforeBytes1700000015300 implements MigrationInterface {
   name = 'FilesSortedBeforeBytes1700000015300';
