@@ -1,7 +1,7 @@
 /**
  * Summarises a V8 .cpuprofile (as `node --cpu-prof` writes it): the functions with the most self time and
  * the most inclusive time, as shares of the samples, named by function and file (node_modules paths from
- * the package on). Used on the MCP benchmark's `--profile` output (docs/benchmarks.md, "MCP endpoint").
+ * the package on). Used on the MCP benchmark's `--profile` output (`npm run bench:mcp`, the MCP rows of docs/benchmarks.md).
  *
  *   node dist/bench/cpu-profile-summary.js FILE [--top 25] [--last SECONDS]
  *

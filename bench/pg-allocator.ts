@@ -7,7 +7,7 @@
  * stock; the other is started with TUNED in its environment. The bench migrates a database on each and runs
  * the store's publish of a 5 MiB page (bench/store-publish.ts), PUBLISHES times a round on one warm
  * connection, rounds alternating the servers. Written to the "PostgreSQL's allocator" section of
- * docs/benchmarks.md; what it means for operators is in README, "Running in production".
+ * docs/benchmarks.md; what it means for operators is in docs/operations.md, "Running in production".
  *
  *   npm run bench:pg-allocator -- [--rounds 5] [--publishes 10]
  *

@@ -49,10 +49,10 @@ const BIG_REQUESTS_EACH = Number(option('big-requests', '6'));
  * The 5 MiB part first runs its load once uncounted, as the 10 KB loads start with WARMUP_S of wrk (from the
  * 2026-11-26 09:00 UTC run on; `--cold-big` leaves it out). A fresh server's pool opens its connections during
  * the load, their backends compile `dashpub_publish`, and PostgreSQL plans each connection's first five writes
- * afresh, copying the 5 MiB value into each plan (docs/benchmarks.md, "Connections"). With six publishes a
- * connection, the database's CPU per counted publish was 30–33 ms that morning after the 10 KB rounds, 21–23 ms
- * with the warm-up. A running server's pool keeps its warm connections ten minutes (POOL_IDLE_MS), so the cold
- * start is not what its publishes cost.
+ * afresh, copying the 5 MiB value into each plan (`npm run bench:connections`, its row in docs/benchmarks.md).
+ * With six publishes a connection, the database's CPU per counted publish was 30–33 ms that morning after the
+ * 10 KB rounds, 21–23 ms with the warm-up. A running server's pool keeps its warm connections ten minutes
+ * (POOL_IDLE_MS), so the cold start is not what its publishes cost.
  */
 const WARM_UP_BIG = !process.argv.includes('--cold-big');
 const WARMUP_S = 2;

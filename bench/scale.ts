@@ -90,7 +90,7 @@ async function timeRead(read: () => Promise<number>): Promise<{ p50: number; p99
 /**
  * The rare tag's floor: the same walk of dashboard_tags' (owner, tag, slug) key, answering less and less of a
  * listing row, so the docs can show what a page of 51 rows costs against a page of 1 before any of dashpub's
- * own work (docs/decisions.md, "The rare tag's page"). Each runs as the store runs its statements: named, straight
+ * own work (docs/decisions/0034-rare-tag-page.md). Each runs as the store runs its statements: named, straight
  * on the pg pool. `$1` owner, `$2` kind, `$3` tag, `$4` limit.
  */
 const TAG_WALK = 'FROM dashboard_tags t JOIN dashboards d ON d.id = t.dashboard_id WHERE t.owner_id = $1::uuid AND d.owner_kind = $2 AND t.tag = $3 ORDER BY t.slug LIMIT $4';

@@ -7,7 +7,7 @@
  * (TypeormDashboardCatalog.page), and `list_dashboards` over HTTP to `dashpub serve` with the list cache off
  * (`LIST_CACHE_MB=0`: every answer built, what a page costs right after a change), and `list_dashboard_versions`
  * and `get_dashboard` of a dashboard with SNAPSHOTS snapshots of the same content. A listing shows whether a
- * dashboard refreshes and nothing else of its spec (docs/decisions.md, "A listing reads no spec"), so the two
+ * dashboard refreshes and nothing else of its spec (docs/decisions/0032-listings-read-no-spec.md), so the two
  * pages should cost the same; each round's p50 goes to the "Spec listing" section of docs/benchmarks.md.
  *
  *   npm run bench:spec-listing -- [--rows 1000] [--rounds 5] [--iterations 200]
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       row(`list_dashboard_versions, ${SNAPSHOTS} snapshots`, versionsOverHttp),
       row('get_dashboard', getOverHttp),
       '',
-      'A listing shows whether a dashboard refreshes and nothing else of its spec (docs/decisions.md, "A listing reads no spec"),',
+      'A listing shows whether a dashboard refreshes and nothing else of its spec ([0032](decisions/0032-listings-read-no-spec.md)),',
       'so the spec page should cost what the body page costs, whatever its specs carry.',
       '',
     ];

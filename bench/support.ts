@@ -159,7 +159,7 @@ export function page(size: number, seed = ''): string {
  * The main thread of process `pid` (a server's event loop, a PostgreSQL backend; its thread id is the process
  * id) as the scheduler counts it: time on a CPU and time runnable but waiting for one, in nanoseconds. For the
  * publish bench's server the second is what the event loop loses to the database's backends and the load
- * generator on the two cores (docs/benchmarks.md, "Night of 2026-11-25"); null where /proc has no schedstat.
+ * generator on the two cores (docs/benchmarks.md, "Where the remaining cost is"); null where /proc has no schedstat.
  */
 export function schedstat(pid: number): { runNs: number; waitNs: number } | null {
   try {

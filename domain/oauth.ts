@@ -1,5 +1,6 @@
 /**
- * OAuth 2.1 rules of the authorization server: grants, tokens and their lifetimes (docs/decisions.md, "Sign-in").
+ * OAuth 2.1 rules of the authorization server: grants, tokens and their lifetimes
+ * (docs/decisions/0007-oauth-grants-and-lifetimes.md).
  * Pure: no clock, no crypto. Times are passed in; hashing and comparison are done by the caller.
  */
 

@@ -3,7 +3,7 @@ import { isLoopbackRedirect } from './oauth-clients.js';
 import { HANDLE_MAX_LENGTH, validateHandle } from './names.js';
 
 /**
- * Rules of the optional upstream OpenID Connect sign-in (docs/decisions.md, "Upstream OIDC sign-in"). Pure: the protocol
+ * Rules of the optional upstream OpenID Connect sign-in (docs/decisions/0010-upstream-oidc-sign-in.md). Pure: the protocol
  * itself is the identity-provider adapter's business.
  */
 

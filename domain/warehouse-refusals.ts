@@ -1,7 +1,7 @@
 import { DomainError } from './errors.js';
 
 /**
- * The texts of the warehouse address policy's refusals (docs/decisions.md, "Refresh and connections"): a warehouse URL is a
+ * The texts of the warehouse address policy's refusals (docs/decisions/0016-warehouse-address-policy.md): a warehouse URL is a
  * user's instruction to open a socket from inside the service's network, so where it may lead is limited.
  */
 

@@ -3,7 +3,7 @@ import { issuerMayUseHttp } from '../domain/upstream-sign-in.js';
 import { checkNumber } from './numeric-settings.js';
 import { httpLimitSettings } from './http-limit-settings.js';
 
-/** Reads the settings README.md lists from the environment; every default is the local one. */
+/** Reads the settings docs/operations.md lists ("Settings") from the environment; every default is the local one. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const port = checkNumber('port', Number(env.PORT ?? 8787), env.PORT);
   const flag = (value: string | undefined, fallback: boolean) =>
@@ -40,7 +40,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
 type OperatorSettings = Pick<Settings, 'adminPort' | 'adminHost' | 'shutdownGraceSeconds'>;
 
-/** ADMIN_PORT, ADMIN_HOST and SHUTDOWN_GRACE_SECONDS (docs: README "Running in production"). */
+/** ADMIN_PORT, ADMIN_HOST and SHUTDOWN_GRACE_SECONDS (docs/operations.md, "Running in production"). */
 function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
   const adminText = env.ADMIN_PORT?.trim() ?? '';
   const adminPort = adminText === '' ? null : checkNumber('adminPort', Number(adminText), env.ADMIN_PORT);
@@ -89,7 +89,7 @@ function refreshBudget(value: string | undefined): number {
   return checkNumber('refreshBudgetPerHour', value === undefined || value === '' ? 60 : Number(value), value);
 }
 
-/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 8 by default (docs/decisions.md, "Pool size, measured"). */
+/** DATABASE_POOL_SIZE: 1 to 500 connections per process, 8 by default (docs/decisions/0040-database-pool.md). */
 function poolSize(value: string | undefined): number {
   const text = value?.trim() ?? '';
   if (text === '') return 8;

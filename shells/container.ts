@@ -133,7 +133,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
     container.bind<ListingVersions>(ListingVersions).toConstantValue(new TypeormListingVersions(dataSource, { preparedStatements: settings.databaseUrl !== null }));
   }
   // list_dashboards answers are remembered per process and checked against the owner's listing version on
-  // every call (docs/decisions.md, "Cached list_dashboards answers"); the in-memory adapters keep no version.
+  // every call (docs/decisions/0046-list-answer-cache.md); the in-memory adapters keep no version.
   if (options.storage === 'memory') container.bind<ListingVersions>(ListingVersions).toConstantValue(NO_LISTING_VERSIONS);
   container
     .bind(ListAnswerCache)
@@ -143,7 +143,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   // --- rate limits (MCP endpoint) ---
   // Shared counters in Redis when REDIS_URL is set (several instances, one budget); in memory otherwise.
   // Either way each refusal is counted by limit. ioredis is imported only then: loaded, it adds about 10 MiB
-  // to the resident size of a process that does not use it (docs/decisions.md, "Publishing a 5 MiB body").
+  // to the resident size of a process that does not use it (docs/decisions/0043-large-body-decoding.md).
   if (settings.redisUrl) {
     const { RedisRateLimiter } = await import('../adapters/redis/redis-rate-limiter.js');
     const limiter = new RedisRateLimiter({ url: settings.redisUrl, logger: logger.child({ component: 'rate-limiter' }) });
@@ -157,9 +157,9 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   container.bind<SecretTokens>(SecretTokens).to(NodeSecretTokens);
   container.bind<PasswordHasher>(PasswordHasher).toConstantValue(new ScryptPasswordHasher());
   {
-    // Verified tokens are remembered per process, forgotten on every change that kills them (docs/decisions.md,
-    // "Hot path of the MCP endpoint"). On PostgreSQL a server hears other processes' changes on a LISTEN connection;
-    // in memory nothing but this process changes anything; the embedded database's single shared session
+    // Verified tokens are remembered per process, forgotten on every change that kills them
+    // (docs/decisions/0038-token-cache.md). On PostgreSQL a server hears other processes' changes on a LISTEN
+    // connection; in memory nothing but this process changes anything; the embedded database's single shared session
     // cannot carry LISTEN to a server while a CLI revokes, and a CLI verifies no tokens: those never cache.
     const store = options.storage === 'memory' ? new MemoryOAuthStore() : new TypeormOAuthStore(container.get(DataSource));
     let invalidations: TokenInvalidations = UNHEARD;

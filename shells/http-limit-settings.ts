@@ -6,9 +6,10 @@ export type HttpLimitSettings = Pick<
 >;
 
 /**
- * The limits against slow, oversized and cross-site requests (README "Limits"): MCP_ALLOWED_ORIGINS,
- * MCP_MAX_ANSWER_BYTES, HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_BODY_TIMEOUT_SECONDS, MCP_BODY_TIMEOUT_SECONDS
- * and HTTP_MAX_CONNECTIONS. A value out of range is a start-up error naming the setting.
+ * The limits against slow, oversized and cross-site requests: MCP_ALLOWED_ORIGINS (docs/decisions/0107-mcp-origin.md),
+ * MCP_MAX_ANSWER_BYTES (0105-batch-caps.md), HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_BODY_TIMEOUT_SECONDS,
+ * MCP_BODY_TIMEOUT_SECONDS and HTTP_MAX_CONNECTIONS (0108-slow-requests.md). A value out of range is a start-up
+ * error naming the setting.
  */
 export function httpLimitSettings(env: NodeJS.ProcessEnv): HttpLimitSettings {
   return {

@@ -21,7 +21,7 @@ let inside = 0;
  * Runs `work` inside the log context `context` until `release` is called (once the work and whatever it
  * started has ended; calling it again does nothing). On Node 20 an AsyncLocalStorage in use turns on
  * async_hooks for the whole process, and every promise made after that pays a hook call: 13–15 % of a
- * `tools/list`'s CPU (docs/decisions.md, "Request ids through AsyncLocalStorage"). So the storage is
+ * `tools/list`'s CPU (docs/decisions/0022-logging-and-request-ids.md). So the storage is
  * switched off whenever no request is inside it, and the work that logs nothing but its request line (a
  * dashboard file, a fixed MCP answer for a remembered token) runs outside it. Work still running for a
  * request after its release logs without the id.

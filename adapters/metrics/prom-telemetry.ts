@@ -12,8 +12,8 @@ const REFRESH_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
  * Telemetry as Prometheus metrics (prom-client), on a registry of its own per container so several
- * servers in one process (tests) never share counters. Names are prefixed `dashpub_`; README
- * "Running in production" lists them.
+ * servers in one process (tests) never share counters. Names are prefixed `dashpub_`;
+ * docs/operations.md, "Running in production", lists them.
  */
 export class PromTelemetry implements Telemetry {
   readonly registry = new Registry();

@@ -43,7 +43,7 @@ class FailOpenInsurance extends RateLimiterMemory {
 /**
  * Shared fixed-window counters in Redis (rate-limiter-flexible's `RateLimiterRedis`: one window per key,
  * started by its first hit, count and expiry set atomically on Redis' clock, so every instance sharing the
- * Redis shares one budget). Fail open (docs/decisions.md): while Redis is unreachable or slow, `consume`
+ * Redis shares one budget). Fail open (docs/decisions/0006-rate-limits.md): while Redis is unreachable or slow, `consume`
  * answers true within `timeoutMs` through the insurance limiter, warns at most once per interval, and uses
  * Redis again as soon as the client has reconnected. Nothing queues while Redis is away, so no burst of
  * stale commands follows.

@@ -29,7 +29,7 @@ type LibpgQuery = typeof import('libpg-query');
 /**
  * libpg-query, imported and its WASM module loaded on the first validation: importing it starts loading
  * the module at once, reserving about 130 MB of WASM memory and adding about 5 MiB to the resident size of
- * every process, a server that never checks a query included (docs/decisions.md, "Publishing a 5 MiB body").
+ * every process, a server that never checks a query included (docs/decisions/0043-large-body-decoding.md).
  */
 let loading: Promise<LibpgQuery> | undefined;
 let libpg: LibpgQuery;

@@ -1,6 +1,6 @@
 /**
  * The dashboard store's hot statements as plain parameterised SQL: on a listing page or a publish the
- * query builder and entity hydration cost more than the query (see docs/decisions.md, "Hot paths in SQL").
+ * query builder and entity hydration cost more than the query (docs/decisions/0032-listings-read-no-spec.md).
  * Rows come back through `pg`'s own type parsers (uuid/text as strings, timestamptz as Date, jsonb parsed,
  * text[] as arrays), the same values the entities carry.
  */
@@ -110,8 +110,8 @@ function publishStateSelect(ownerId: string, kind: string, slug: string): string
 /**
  * A publish's first round trip when it has nothing to go on: a plain read of the slug. One json column, not
  * the read's 23: `pg` takes every row description apart again on each call and builds a parser and a row
- * shape per column, which cost the server more than the statement cost the database (docs/decisions.md,
- * "A publish's state as one json column").
+ * shape per column, which cost the server more than the statement cost the database
+ * (docs/decisions/0036-publish-function.md).
  */
 export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[]] {
   return [`SELECT to_json(s) AS state FROM (${publishStateSelect('$1::uuid', '$2', '$3')}) AS s`, [owner.id, owner.kind, slug]];

@@ -11,8 +11,8 @@ import { STORE_TYPES } from './timestamp-parser.js';
  * statement afresh for its first five runs, copying every value into the plan, a publish's whole blob
  * included. On a new connection a 10 KB publish cost its backend 4.7 ms of CPU, and each of the next five
  * 0.7–0.9 ms, against 0.4–0.5 ms on a warm one; a 5 MiB publish 30 ms, then 23–24 ms, against 17–18 ms
- * (`bench/connections.ts`, docs/benchmarks.md, "Connections"). With ten seconds, a service whose publishes
- * come a minute apart paid the first of those on every one.
+ * (`bench/connections.ts`, docs/benchmarks.md, the row of a publish on a new connection). With ten seconds, a
+ * service whose publishes come a minute apart paid the first of those on every one.
  */
 export const POOL_IDLE_MS = 10 * 60_000;
 

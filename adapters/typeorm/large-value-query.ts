@@ -24,11 +24,11 @@ interface Connection {
 /**
  * A prepared statement whose last value, a large Buffer (a publish's files as one blob), goes to the socket
  * as it is. `pg` copies every value into one new Bind message, so a 5 MiB page cost the server a fresh
- * 5 MiB allocation and a copy per publish, the last of its kind on that path (docs/decisions.md, "A
- * publish's blob is sent by reference"). Here `pg-protocol` writes the same Bind with an empty value in its
- * place, and the message goes out in three pieces around the Buffer: the head with both lengths made
- * whole, the Buffer, the result formats. `pg` corks the socket while it sends a statement, so the pieces
- * leave in one write, byte for byte the message `pg` would have sent.
+ * 5 MiB allocation and a copy per publish, the last of its kind on that path
+ * (docs/decisions/0044-body-buffers-and-blob-by-reference.md). Here `pg-protocol` writes the same Bind with an empty
+ * value in its place, and the message goes out in three pieces around the Buffer: the head with both lengths made
+ * whole, the Buffer, the result formats. `pg` corks the socket while it sends a statement, so the pieces leave in one
+ * write, byte for byte the message `pg` would have sent.
  *
  * The caller's Buffer must stay unchanged until the query settles. It does: PostgreSQL answers a statement
  * only after reading its whole Bind, and an error before that (a failed Parse, a lost connection) makes it

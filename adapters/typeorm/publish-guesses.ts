@@ -19,8 +19,9 @@ const NOTHING_THERE: PublishState = Object.freeze({ alias: null, dashboard: null
  * What this process last wrote at each slug, so that a publish can go straight to `dashpub_publish` with
  * the state it expects (one round trip instead of a read and a write). Only ever a guess: the function
  * checks it under the owner's lock (no alias, and no dashboard or the very row version guessed) and writes
- * nothing when it is wrong, and the store then reads and decides again (docs/decisions.md, "A publish
- * without the read"). So nothing here needs invalidating across processes; a stale entry costs one short call.
+ * nothing when it is wrong, and the store then reads and decides again
+ * (docs/decisions/0037-publish-guesses.md). So nothing here needs invalidating across processes; a stale entry costs
+ * one short call.
  *
  * A slug never seen is guessed to be free when the files are small: publishing to a new slug is what a
  * first publish does, and being wrong costs one call that stops at the lock's check. Refreshable

@@ -4,7 +4,7 @@ import pg from 'pg';
  * `timestamptz` values as `pg` hands them to the store, parsed faster in the one shape PostgreSQL writes them
  * in (DateStyle ISO): `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]]`. pg's own parser (postgres-date) runs three
  * regular expressions and a split per value; a listing page of 51 rows has 102 timestamps, and parsing them
- * was about a sixth of the page's time in the store (docs/decisions.md, "Timestamps parsed by position").
+ * was about a sixth of the page's time in the store (docs/decisions/0035-timestamps-parsed-by-position.md).
  * Anything else — years before 100 or past 9999, BC, infinity, a malformed value — goes to pg's parser, so
  * every value yields what it would have: the same milliseconds (the fraction truncated, as Date.UTC does with
  * postgres-date's fractional milliseconds) or the same non-Date.

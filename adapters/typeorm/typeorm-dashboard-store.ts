@@ -214,9 +214,9 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
 
   /**
    * `preparedStatements`: the hot reads (a listing page, a publish's first read) run as named prepared
-   * statements straight on the pool, parsed and planned once per connection (docs/decisions.md, "Hot
-   * path of the MCP endpoint"). Only for a PostgreSQL server of its own: the embedded database shares
-   * one session between all connections, where two connections' names would collide.
+   * statements straight on the pool, parsed and planned once per connection
+   * (docs/decisions/0041-named-prepared-statements.md). Only for a PostgreSQL server of its own: the embedded
+   * database shares one session between all connections, where two connections' names would collide.
    */
   constructor(@inject(DataSource) private readonly dataSource: DataSource, options: { preparedStatements?: boolean } = {}) {
     super(dataSource.manager);

@@ -9,11 +9,11 @@ import type { OAuthTokenVerifier, VerifiedToken } from './verify-access-token.js
 export const DEFAULT_TOKEN_CACHE_ENTRIES = 10_000;
 
 /**
- * Remembers verified tokens so the MCP endpoint's hot path needs no query (docs/decisions.md,
- * "Hot path of the MCP endpoint"). Keyed by the token's digest, bounded (least recently used go first), and no
- * entry outlives its token or its grant's session. Only answers from memory while the invalidation
- * channel is live; otherwise every call is verified against the store, as without a cache (fail closed).
- * Unknown, expired and revoked tokens are never remembered: refusals always ask the store.
+ * Remembers verified tokens so the MCP endpoint's hot path needs no query
+ * (docs/decisions/0038-token-cache.md). Keyed by the token's digest, bounded (least recently used go first), and no
+ * entry outlives its token or its grant's session. Only answers from memory while the invalidation channel is live;
+ * otherwise every call is verified against the store, as without a cache (fail closed). Unknown, expired and revoked
+ * tokens are never remembered: refusals always ask the store.
  *
  * A lookup already under way when a change is heard (or the channel drops) is not remembered: it may
  * have read the row before the change committed. The `epoch` counts those events.

@@ -62,7 +62,7 @@ export class ListDashboards {
 
   /**
    * The listing of a target already resolved by ScopeResolver for the caller (the MCP shell resolves
-   * first, to key its remembered answers by the target: docs/decisions.md, "Cached list_dashboards answers").
+   * first, to key its remembered answers by the target: docs/decisions/0046-list-answer-cache.md).
    */
   async forTarget(target: Target, query: ListQuery): Promise<DashboardPage> {
     const afterSlug = decodeCursor(query.cursor);

@@ -100,7 +100,7 @@ export class PublishDashboard {
   /**
    * The body goes on in a holder that decoding empties, not in the command this frame keeps: a 5 MiB
    * upload is then held as bytes only, not also as text, while the write waits for the database
-   * (docs/decisions.md, "Publishing a 5 MiB body").
+   * (docs/decisions/0043-large-body-decoding.md).
    */
   execute(principal: Principal, command: PublishCommand): Promise<PublishResult> {
     const { body, ...rest } = command;

@@ -64,7 +64,7 @@ export interface ListQuery {
 
 /**
  * What a listing shows of a dashboard's current version: its files, and whether its spec has queries
- * (`isRefreshableSpec`). Not the spec itself, which may be megabytes (docs/decisions.md, "A listing reads no spec").
+ * (`isRefreshableSpec`). Not the spec itself, which may be megabytes (docs/decisions/0032-listings-read-no-spec.md).
  */
 export interface ListedVersion {
   id: string;

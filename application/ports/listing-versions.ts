@@ -2,8 +2,8 @@ import type { OwnerRef } from '../../domain/scope.js';
 
 export const ListingVersions = Symbol.for('ListingVersions');
 /**
- * A number that changes, in the same transaction, with anything an owner's listing shows (docs/decisions.md,
- * "Cached list_dashboards answers"). A remembered listing may be answered only while the number read now is
+ * A number that changes, in the same transaction, with anything an owner's listing shows
+ * (docs/decisions/0046-list-answer-cache.md). A remembered listing may be answered only while the number read now is
  * the one read before the listing was built.
  */
 export interface ListingVersions {

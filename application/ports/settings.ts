@@ -1,5 +1,5 @@
 export const Settings = Symbol.for('Settings');
-/** Operator settings (the environment variables README.md lists), resolved once by the composition root. */
+/** Operator settings (the environment variables of docs/operations.md, "Settings"), resolved once by the composition root. */
 export interface Settings {
   port: number;
   host: string;
@@ -16,7 +16,7 @@ export interface Settings {
   databasePoolSize: number;
   /**
    * LIST_CACHE_MB: megabytes of serialised list_dashboards answers each process remembers
-   * (docs/decisions.md, "Cached list_dashboards answers"); 0 turns the cache off.
+   * (docs/decisions/0046-list-answer-cache.md); 0 turns the cache off.
    */
   listCacheMegabytes: number;
   redisUrl: string | null;

@@ -11,7 +11,7 @@ export interface TokenInvalidationListener {
 export const TokenInvalidations = Symbol.for('TokenInvalidations');
 /**
  * Where a process hears of changes that kill tokens, whichever process made them. A cache of verified
- * tokens may only answer from memory while `live` is true (docs/decisions.md, "Hot path of the MCP endpoint").
+ * tokens may only answer from memory while `live` is true (docs/decisions/0038-token-cache.md).
  */
 export interface TokenInvalidations {
   /** True only while every committed change is guaranteed to be heard. */

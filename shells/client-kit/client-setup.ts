@@ -9,7 +9,7 @@ export type ClientKitSettings = Pick<Settings, 'baseUrl' | 'appUrl' | 'serviceNa
  * Everything a person needs to add this instance to an AI client, derived from settings only:
  * the `/connect` page, `dashpub client-kit` and the kit download all read it from here, so no
  * host is ever written twice. Each client's config shape follows its own documentation (sources
- * in docs/decisions.md, "Connecting clients").
+ * in docs/decisions/0025-client-setup.md).
  */
 export interface ClientSetup {
   /** The MCP server's name in every client: SERVICE_NAME, so tools show as `mcp__<name>__<tool>`. */

@@ -15,11 +15,10 @@ export interface BodyBuffersOptions {
 }
 
 /**
- * Buffers for large request bodies, reused from one request to the next (docs/decisions.md, "Publishing a
- * 5 MiB body", the point "Large bodies are read into reused buffers"). Every new multi-megabyte ArrayBuffer
- * counts towards V8's external memory, and every few tens of MiB of it start a full collection, whose
- * concurrent marking cost the server a quarter of its CPU per 5 MiB publish; a body read into a buffer that
- * is already there allocates nothing.
+ * Buffers for large request bodies, reused from one request to the next
+ * (docs/decisions/0044-body-buffers-and-blob-by-reference.md). Every new multi-megabyte ArrayBuffer counts towards
+ * V8's external memory, and every few tens of MiB of it start a full collection, whose concurrent marking cost the
+ * server a quarter of its CPU per 5 MiB publish; a body read into a buffer that is already there allocates nothing.
  *
  * Buffers come in power-of-two sizes and a body takes one of its own size class only, so a small body
  * never holds a large buffer. A lease's bytes belong to its request until it is released, and the buffer

@@ -45,7 +45,7 @@ function readInto(req: IncomingMessage, limit: number, allocate: (declared: numb
   let size = 0;
   let filled = 0;
   // Listeners rather than `for await`: a small JSON-RPC body is one chunk, and the async iterator's
-  // promises and stream bookkeeping were a visible share of a tools/list call (docs/benchmarks.md).
+  // promises and stream bookkeeping were a visible share of a tools/list call (docs/benchmarks.md, the `tools/list` row).
   return new Promise((resolve, reject) => {
     const settle = (error: Error | null) => {
       req.off('data', onData);
@@ -82,7 +82,7 @@ function readInto(req: IncomingMessage, limit: number, allocate: (declared: numb
  * V8's heap for texts over about 1 MB and counts as external memory: a 5 MiB request text, dead as soon as it
  * is parsed, is then collected sooner than a string in V8's large-object space, which waits for a full
  * collection. Measured: peak RSS of 8 publishes of 5 MiB in flight about 25 MiB lower (docs/benchmarks.md,
- * "Publish"; docs/decisions.md, "Publishing a 5 MiB body").
+ * the 5 MiB `publish_dashboard` row; docs/decisions/0043-large-body-decoding.md).
  */
 export function bodyText(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');

@@ -44,7 +44,7 @@ export interface ObservedHandler {
  * - the HTTP metrics by surface and status, and dashboards served by status;
  * - an in-flight count for the shutdown drain.
  * The query string is never logged: it carries OAuth states, codes and viewer tickets.
- * Per request this costs a few map lookups (docs/benchmarks.md, Hosting, measured it).
+ * Per request this costs a few map lookups (the hosting bench, docs/benchmarks.md's 50 KB dashboard row, measured it).
  */
 export function observeRequests(handler: ClassifiedHandler, settings: Settings, telemetry: Telemetry, logger: Logger): ObservedHandler {
   let inFlight = 0;

@@ -112,7 +112,7 @@ export async function startServer(settings: Settings, options: { container?: App
     app.telemetry,
     logger,
   );
-  // Slow clients (README "Limits"): deadlines for headers and bodies, and a cap on open connections.
+  // Slow clients (docs/decisions/0108-slow-requests.md): deadlines for headers and bodies, and a cap on open connections.
   const server = http.createServer({ keepAliveTimeout: 65_000, ...serverTimeouts(settings) }, observed.handler);
   guardConnections(server, settings);
   await new Promise<void>((resolve, reject) => {
@@ -137,7 +137,7 @@ export async function startServer(settings: Settings, options: { container?: App
     adminPort: admin?.port ?? null,
     app,
     async close() {
-      // Drain (README "Running in production"): stop accepting, let in-flight requests finish within the
+      // Drain (docs/operations.md, "Running in production"): stop accepting, let in-flight requests finish within the
       // grace, then close what is left, stop the jobs and release the pools.
       draining = true;
       observed.drain();

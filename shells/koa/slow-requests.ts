@@ -6,7 +6,7 @@ import { isMcpPath } from './mcp/endpoint.js';
 type Limits = Pick<Settings, 'httpHeadersTimeoutSeconds' | 'httpBodyTimeoutSeconds' | 'mcpBodyTimeoutSeconds' | 'httpMaxConnections'>;
 
 /**
- * node:http's own deadlines (README "Limits"): headers within HTTP_HEADERS_TIMEOUT_SECONDS, a whole request
+ * node:http's own deadlines (docs/decisions/0108-slow-requests.md): headers within HTTP_HEADERS_TIMEOUT_SECONDS, a whole request
  * within MCP_BODY_TIMEOUT_SECONDS (the longest any route allows: /mcp, whose body may be 32 MiB), both
  * answered 408 and closed by node:http itself. Checked a few times per deadline, so a small one holds.
  */

@@ -6,7 +6,7 @@ import { mintAccessToken } from '../support/tokens.js';
 
 /**
  * The embedded PGlite default remembers list_dashboards answers too: the listing version is a row like any
- * other there (docs/decisions.md, "Cached list_dashboards answers").
+ * other there (docs/decisions/0046-list-answer-cache.md).
  */
 describe('adapters: list_dashboards cache on the embedded database', function () {
   this.timeout(120_000);

@@ -14,7 +14,7 @@ import { mintAccessToken } from '../support/tokens.js';
 type Full = Awaited<ReturnType<typeof startFullServer>>;
 
 /**
- * The list_dashboards cache on PostgreSQL (docs/decisions.md, "Cached list_dashboards answers"): a
+ * The list_dashboards cache on PostgreSQL (docs/decisions/0046-list-answer-cache.md): a
  * remembered answer is byte for byte what a server without the cache writes; the triggers move an owner's
  * listing version with everything a listing shows; the cache answers from memory only under the version it
  * built with, read before building; and the membership is checked on every call.

@@ -92,7 +92,7 @@ const kinds = (publishes: Publish[]) => {
 /**
  * The service through faults, on its own PostgreSQL cluster and Redis (never the machine's shared
  * ones): two `dashpub serve` processes while the database restarts, Redis dies, the database is
- * down, and one instance is told to stop mid-burst. The measured numbers go to docs/benchmarks.md.
+ * down, and one instance is told to stop mid-burst. The measured numbers go to its row of docs/benchmarks.md.
  */
 describe('e2e: faults on two instances (throwaway PostgreSQL and Redis)', function () {
   this.timeout(60_000);

@@ -16,9 +16,9 @@ interface Page {
 }
 
 /**
- * Each `dashpub serve` process remembers its list_dashboards answers (docs/decisions.md, "Cached
- * list_dashboards answers"); a change made through any process, or straight in SQL, must still show in the
- * very next listing on every process. Two processes on one PostgreSQL: A makes the changes, B's answers are
+ * Each `dashpub serve` process remembers its list_dashboards answers
+ * (docs/decisions/0046-list-answer-cache.md); a change made through any process, or straight in SQL, must still show
+ * in the very next listing on every process. Two processes on one PostgreSQL: A makes the changes, B's answers are
  * remembered (its metrics count the hits).
  */
 describe('e2e: list_dashboards answers remembered per process, and forgotten on every change (PostgreSQL)', function () {

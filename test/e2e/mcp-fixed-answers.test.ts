@@ -17,7 +17,7 @@ import { startMcpTestServer, TOKENS } from './mcp-transport-fixtures.js';
 
 /**
  * The answers serialised once at start-up are the bytes the method handlers would have produced for
- * each request (docs/decisions.md, "Hot path of the MCP endpoint"), with the production tools.
+ * each request (docs/decisions/0039-mcp-fast-answers.md), with the production tools.
  */
 describe('e2e: MCP answers fixed at start-up', () => {
   let app: AppContainer;

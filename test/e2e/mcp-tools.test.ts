@@ -149,7 +149,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     await call(ada, 'update_dashboard', { slug: 'sales', visibility: 'public' });
     const renamed = await call(ada, 'rename_dashboard', { slug: 'sales', new_slug: 'revenue' });
     expect(renamed.text).to.contain(`http://${adaHandle}.${server.settings.dashboardDomain}/revenue`);
-    // The dashboards host reuses resolved slugs for up to a second (docs/decisions.md).
+    // The dashboards host reuses resolved slugs for up to a second (docs/decisions/0013-hosting-headers-and-caching.md).
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const old = await request({ url: `${server.url}/sales`, host: server.hosts.dashboard(adaHandle) });
     expect(old.status).to.equal(301);

@@ -38,7 +38,7 @@ async function refusedWithin(server: Spawned, token: string, since: number): Pro
 }
 
 /**
- * Each process remembers verified tokens (docs/decisions.md, "Hot path of the MCP endpoint"); a revocation made
+ * Each process remembers verified tokens (docs/decisions/0038-token-cache.md); a revocation made
  * anywhere must still stop a token everywhere at once. Two `dashpub serve` processes on one PostgreSQL:
  * the token is used on both first (so both remember it), revoked through one process or the CLI, and
  * the other must refuse it within a second.

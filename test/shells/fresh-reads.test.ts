@@ -21,7 +21,7 @@ function handFetch() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * The list cache's version reads (docs/decisions.md, "Cached list_dashboards answers"): shared among
+ * The list cache's version reads (docs/decisions/0046-list-answer-cache.md): shared among
  * concurrent calls, but never a read that started before a caller asked.
  */
 describe('shells: FreshReads', () => {

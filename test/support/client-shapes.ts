@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { shapeErrors, type Shape } from './json-shape.js';
 
 /**
- * Each client's documented config shape, written down as data (sources in docs/decisions.md,
- * "Connecting clients"), and one check of a whole Claude Code client kit against them.
+ * Each client's documented config shape, written down as data (sources in
+ * docs/decisions/0025-client-setup.md), and one check of a whole Claude Code client kit against them.
  */
 
 const HTTP_URL = /^https?:\/\/[^\s"']+$/;

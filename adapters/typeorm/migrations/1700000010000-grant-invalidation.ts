@@ -2,10 +2,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Every change that can kill an access token announces itself on the `dashpub_token_invalidation`
- * channel, so each server process can drop what its verified-token cache holds (docs/decisions.md,
- * "Hot path of the MCP endpoint"). A trigger rather than a NOTIFY in application code: it also covers grants
- * removed by a cascade (a deleted user, workspace or client) and edits made by hand in SQL. NOTIFY is
- * delivered on commit, so a listener never hears of a change it could not yet read.
+ * channel, so each server process can drop what its verified-token cache holds
+ * (docs/decisions/0038-token-cache.md). A trigger rather than a NOTIFY in application code: it also covers grants
+ * removed by a cascade (a deleted user, workspace or client) and edits made by hand in SQL. NOTIFY is delivered on
+ * commit, so a listener never hears of a change it could not yet read.
  *
  * Payloads: `grant:<id>` when a grant is revoked, ends, changes what it carries, or is deleted, and
  * when one of its unexpired access tokens is changed or deleted (purging expired tokens says nothing:

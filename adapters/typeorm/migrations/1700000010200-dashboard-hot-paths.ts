@@ -18,7 +18,7 @@ export const TAGS_INSERTED_PER_STATEMENT = {
 };
 
 /**
- * Two hot paths in SQL (see docs/decisions.md, "Hot paths in SQL"):
+ * Two hot paths in SQL (docs/decisions/0033-tag-table.md and 0036-publish-function.md):
  *
  * - `dashboard_tags`, one row per (owner, tag, dashboard), keyed (owner_id, tag, slug): a page filtered by a
  *   tag walks this key from the cursor like an untagged page walks (owner_id, slug), however rare the tag

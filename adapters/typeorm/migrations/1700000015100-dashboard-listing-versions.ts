@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `dashboard_listing_versions`: one row per owner whose number changes in the same transaction as anything a
  * `list_dashboards` answer shows, so a process may answer a listing it remembers only while the number it
- * reads is the one the answer was built under (docs/decisions.md, "Cached list_dashboards answers"). Triggers,
+ * reads is the one the answer was built under (docs/decisions/0046-list-answer-cache.md). Triggers,
  * so every path is covered: the publish function, the use cases' transactions, import, cascades, SQL by hand.
  *
  * What a listing reads: `dashboards` (every column), the current version's row in `dashboard_versions` and,

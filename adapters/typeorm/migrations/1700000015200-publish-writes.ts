@@ -13,7 +13,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   sweep, while the transaction that found it is still open. An older mark is touched as before, and that
  *   row lock is what makes a sweep in flight wait and re-check (adapters/typeorm/typeorm-file-sweeper.ts).
  * - It answers the written row's version (`xmin`) with the new version's number, so the store can offer it
- *   as `p_expected` to the next publish of the slug without reading first (docs/decisions.md). Both come
+ *   as `p_expected` to the next publish of the slug without reading first (docs/decisions/0037-publish-guesses.md). Both come
  *   NULL, as the number alone did, when the slug changed since the caller read it.
  */
 export class PublishWrites1700000015200 implements MigrationInterface {

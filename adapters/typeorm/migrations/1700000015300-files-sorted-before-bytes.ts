@@ -6,9 +6,9 @@ import { publishFunction, SIGNATURE, storeFiles, VARIANTS } from './170000001520
  * attached, not after. The sort keeps concurrent publishes of overlapping files taking their rows in one
  * order; as written before, each row it sorted carried the file's bytes, so a page over `work_mem` (4 MB
  * by default) was copied into the sort, written to a temporary file and read back before being stored:
- * about 10 of the database's 15–20 ms of CPU for a 5 MiB page on the benchmark machine (docs/decisions.md,
- * "Publishing a 5 MiB body"). The rows come out of the sorted subquery in its order, as the hashes' order
- * is all the sort is for.
+ * about 10 of the database's 15–20 ms of CPU for a 5 MiB page on the benchmark machine
+ * (docs/decisions/0036-publish-function.md). The rows come out of the sorted subquery in its order, as the hashes'
+ * order is all the sort is for.
  */
 export class FilesSortedBeforeBytes1700000015300 implements MigrationInterface {
   name = 'FilesSortedBeforeBytes1700000015300';

@@ -7,7 +7,8 @@ import { TAGS_INSERTED_PER_STATEMENT } from './1700000010200-dashboard-hot-paths
  * `dashboards`: capturing the inserted rows as a transition table, calling the function and running its
  * INSERT … SELECT, tags or none. A first publish is one row in one statement, and an untagged one then
  * costs the trigger nothing at all; under `pgbench`, `dashpub_publish` to a new untagged slug used about 7 %
- * less of the machine per call, and to a tagged one no more (docs/benchmarks.md, "Morning of 2026-11-26").
+ * less of the machine per call, and to a tagged one no more (the 10 KB publish bench, docs/benchmarks.md;
+ * docs/decisions/0033-tag-table.md).
  * What the statement trigger was for, one pass for a bulk insert, only the benchmarks' bulk loads used.
  */
 const TAGS_INSERTED_PER_ROW = {

@@ -13,8 +13,8 @@ export const GENERIC_PLANS = `ALTER FUNCTION dashpub_publish${SIGNATURE} SET pla
  * database's CPU for a 10 KB publish in an on-CPU profile. Every statement in the function looks a row up
  * by key (owner and slug, id, hash, dashboard and seq), so the generic plans are the ones custom planning
  * finds. Under `pgbench`, a publish to a new slug used 3–10 % less of the machine in six interleaved
- * rounds (docs/benchmarks.md, "Morning of 2026-11-26"). A migration that writes the function again must
- * set this again.
+ * rounds of the 10 KB publish bench (docs/benchmarks.md; docs/decisions/0036-publish-function.md). A migration
+ * that writes the function again must set this again.
  */
 export class PublishGenericPlans1700000015500 implements MigrationInterface {
   name = 'PublishGenericPlans1700000015500';

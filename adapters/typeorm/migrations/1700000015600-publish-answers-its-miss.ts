@@ -7,7 +7,8 @@ import { GENERIC_PLANS } from './1700000015500-publish-generic-plans.js';
  * it wrote). The write statement used to end in that read: a `CASE` around a subquery of four joins, run
  * only on a miss, but set up by the executor on every publish, about 6 % of the database's CPU for a 10 KB
  * publish in an on-CPU profile; under `pgbench` a publish to a new slug used 10–14 % less of the machine with
- * the read in the function (six interleaved rounds, docs/benchmarks.md, "Morning of 2026-11-26"). Read after
+ * the read in the function (six interleaved rounds of the 10 KB publish bench, docs/benchmarks.md;
+ * docs/decisions/0036-publish-function.md). Read after
  * the owner's lock, it also sees the publish that held the lock before, where the statement's view was
  * taken before the wait, so a second miss in a row is rarer.
  *

@@ -6,7 +6,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * A listing (`list_dashboards`, resources/list, the web app's dashboards page) shows each dashboard's
  * `refreshable` and nothing else of its spec; reading it from the spec made every listed row carry its whole
  * spec, which may be up to 5 MiB of inline data, to the server or through the database's decompression
- * (docs/decisions.md, "A listing reads no spec"). Generated rather than written by the publish paths, so every
+ * (docs/decisions/0032-listings-read-no-spec.md). Generated rather than written by the publish paths, so every
  * insert and update of a version (publish, restore, hand-made SQL) keeps it right, and existing rows are filled
  * as the column is added: this rewrites `dashboard_versions` once, under its lock, reading each spec once.
  */

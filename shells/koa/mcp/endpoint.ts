@@ -51,7 +51,7 @@ export interface McpEndpointOptions {
 
 const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/']);
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
-/** Messages one batch may hold (README "Limits"); a longer batch is refused whole, before any member runs. */
+/** Messages one batch may hold (docs/decisions/0105-batch-caps.md); a longer batch is refused whole, before any member runs. */
 export const MAX_BATCH_MEMBERS = 50;
 const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
@@ -97,7 +97,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  *
  * The answer is plain data so that two fronts send the same bytes: the Koa middleware below (the API
  * surface of `createKoaApp`) and `writeMcpAnswer` straight on node:http, which the server uses ahead of
- * Koa for these two paths (docs/decisions.md, "MCP endpoint in front of Koa").
+ * Koa for these two paths (docs/decisions/0039-mcp-fast-answers.md).
  */
 export function createMcpHandler(options: McpEndpointOptions): McpHandler {
   const { settings, verifier, logger } = options;
@@ -278,7 +278,7 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       if (origin !== undefined && !originAllowed(origin)) return Promise.resolve(json(403, errorResponse(null, INVALID_REQUEST, FOREIGN_ORIGIN)));
       const token = bearer(req);
       // A token this process verified before is answered for from memory without a wait (the verifier
-      // says when it may: docs/decisions.md, "Hot path of the MCP endpoint"); else verify asks the store.
+      // says when it may: docs/decisions/0039-mcp-fast-answers.md); else verify asks the store.
       const remembered = token === null ? undefined : verifier.remembered?.(token);
       if (remembered) {
         counted('valid');

@@ -12,8 +12,8 @@ interface Entry {
 }
 
 /**
- * This process's remembered `list_dashboards` answers, already serialised (docs/decisions.md, "Cached
- * list_dashboards answers"). Keyed by the resolved target (owner, and the subdomain and workspace slug its
+ * This process's remembered `list_dashboards` answers, already serialised
+ * (docs/decisions/0046-list-answer-cache.md). Keyed by the resolved target (owner, and the subdomain and workspace slug its
  * URLs carry) and the arguments that shape a page; the caller resolves the target, so authorisation and the
  * membership check run on every call, before this is consulted. Bounded by bytes, least recently used first.
  *

@@ -13,7 +13,7 @@ import { bodyText } from '../request-body.js';
  * Why: a 5 MiB publish otherwise exists as the request bytes, their text, the parsed string and the string's
  * UTF-8 bytes, and the parsed string waits in V8's large-object space for a full collection. Decoded in
  * place it is the request bytes only, and the decoding costs less than `JSON.parse` and the encoding did
- * (docs/decisions.md, "Publishing a 5 MiB body").
+ * (docs/decisions/0043-large-body-decoding.md).
  */
 export function parseMessage(raw: Buffer): unknown {
   // Valid UTF-8 only: its bytes past ASCII then go through the decoding as they are, which is what decoding

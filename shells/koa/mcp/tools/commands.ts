@@ -54,7 +54,7 @@ export const listQuery = (args: Args): ListQuery => ({
  * Moves `body` out of the arguments into the command: the arguments were parsed from this one request and
  * nothing reads them again, so once the use case has decoded the body (up to 5 MiB, as a string or as the bytes
  * the endpoint decoded it into, parse-message.ts) nothing holds it twice for the rest of the publish
- * (docs/decisions.md, "Publishing a 5 MiB body").
+ * (docs/decisions/0043-large-body-decoding.md).
  */
 export function publishCommand(args: Args): PublishCommand {
   const command: PublishCommand = {

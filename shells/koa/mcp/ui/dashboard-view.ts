@@ -4,7 +4,7 @@ import { dashboardViewHtml } from './dashboard-view-html.js';
 /**
  * The MCP Apps view (the `io.modelcontextprotocol/ui` extension) that shows a dashboard inside the
  * conversation. Hosts that support the extension render it for the tools that declare it; every other
- * client sees the tools exactly as before. docs/decisions.md ("MCP Apps preview") says how it works.
+ * client sees the tools exactly as before. docs/decisions/0026-mcp-apps-view.md says how it works.
  */
 
 /** What the extension requires of an HTML view resource. */
