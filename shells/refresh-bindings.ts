@@ -64,8 +64,9 @@ export async function bindRefreshAndConnections(
   const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl, anyDatabaseName: settings.databaseUrl === null } : null;
   const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase });
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
-  container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator), addressPolicy));
-  const sandbox = new PgliteMetricsSandbox(validator);
+  const caps = { cellBytes: settings.queryMaxCellBytes, resultBytes: settings.queryMaxResultBytes };
+  container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(new PgWarehouse(validator, caps), addressPolicy));
+  const sandbox = new PgliteMetricsSandbox(validator, { sandboxes: settings.selfSandboxes, timeoutMs: settings.selfQueryTimeoutSeconds * 1000, caps });
   // Closed last, after the pools: a refresh still running when the shutdown grace ends then cannot
   // record a "failure" that was only the sandbox going away; its job was already handed back for a retry.
   closers.unshift(() => sandbox.close());

@@ -10,7 +10,7 @@ import {
   type TableInfo,
   type Warehouse,
 } from '../../application/ports/warehouse.js';
-import { capped, toRows } from './cells.js';
+import { byteCapped, cappedRows, DEFAULT_BYTE_CAPS, type ByteCaps } from './cells.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /** SQLSTATE classes that mean "could not reach or log in", not "your SQL is wrong". */
@@ -23,10 +23,13 @@ const CONNECTION_CLASSES = ['08', '28', '3D', '57P03'];
  * refuses a second statement smuggled into the text.
  */
 export class PgWarehouse implements Warehouse {
-  constructor(private readonly validator: SqlValidator) {}
+  constructor(
+    private readonly validator: SqlValidator,
+    private readonly caps: ByteCaps = DEFAULT_BYTE_CAPS,
+  ) {}
 
   open(url: string): SqlTarget {
-    return new PgTarget(url, this.validator);
+    return new PgTarget(url, this.validator, this.caps);
   }
 
   async test(url: string): Promise<void> {
@@ -40,17 +43,19 @@ class PgTarget implements SqlTarget {
   constructor(
     private readonly url: string,
     private readonly validator: SqlValidator,
+    private readonly caps: ByteCaps,
   ) {}
 
+  /** Described first (`LIMIT 0`), so the database can measure each result column's cells before sending them. */
   async run(sql: string, limits: Partial<RunLimits> = {}): Promise<QueryResult> {
     const { rowCap, timeoutMs } = { ...DEFAULT_RUN_LIMITS, ...limits };
     const { statement } = await this.validator.validate(sql);
     return withClient(this.url, timeoutMs, (client) =>
       readOnly(client, timeoutMs, async () => {
-        const result = await client.query({ name: `q${randomUUID()}`, text: capped(statement, rowCap) });
-        const columns = await typeNames(client, result.fields);
-        const rows = result.rows as Array<Record<string, unknown>>;
-        return { columns, rows: toRows(rows.slice(0, rowCap), columns), truncated: rows.length > rowCap };
+        const described = await client.query({ name: `d${randomUUID()}`, text: `SELECT * FROM (\n${statement}\n) AS dashpub_query LIMIT 0` });
+        const columns = await typeNames(client, described.fields);
+        const result = await client.query({ name: `q${randomUUID()}`, text: byteCapped(statement, columns.length, rowCap, this.caps) });
+        return { columns, ...cappedRows(result.rows as Array<Record<string, unknown>>, columns, rowCap, this.caps) };
       }),
     );
   }

@@ -50,9 +50,10 @@ export class SelfMetricsService implements SelfMetrics {
   ) {}
 
   open(owner: OwnerRef): SqlTarget {
+    const key = `${owner.kind}:${owner.id}`;
     return {
-      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(await this.tables(owner), sql, limits),
-      explain: async (sql: string) => this.sandbox.explain(await this.tables(owner), sql),
+      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(key, await this.tables(owner), sql, limits),
+      explain: async (sql: string) => this.sandbox.explain(key, await this.tables(owner), sql),
       introspect: async () => SELF_VIEWS,
     };
   }
