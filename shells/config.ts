@@ -43,7 +43,7 @@ function querySettings(env: NodeJS.ProcessEnv): QuerySettings {
     return text === '' ? fallback : checkNumber(name, Number(text), value);
   };
   return {
-    selfSandboxes: read('selfSandboxes', env.SELF_SANDBOXES, 4),
+    selfSandboxes: read('selfSandboxes', env.SELF_SANDBOXES, 3),
     selfQueryTimeoutSeconds: read('selfQueryTimeoutSeconds', env.SELF_QUERY_TIMEOUT_SECONDS, 5),
     queryMaxCellBytes: read('queryMaxCellBytes', env.QUERY_MAX_CELL_BYTES, 1024 * 1024),
     queryMaxResultBytes: read('queryMaxResultBytes', env.QUERY_MAX_RESULT_BYTES, 16 * 1024 * 1024),

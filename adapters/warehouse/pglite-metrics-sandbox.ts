@@ -26,7 +26,7 @@ export interface SandboxOptions {
   timeoutMs: number;
   caps: ByteCaps;
 }
-export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = { sandboxes: 4, timeoutMs: 5_000, caps: DEFAULT_BYTE_CAPS };
+export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = { sandboxes: 3, timeoutMs: 5_000, caps: DEFAULT_BYTE_CAPS };
 
 interface Slot {
   worker: Worker;

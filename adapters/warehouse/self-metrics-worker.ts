@@ -43,19 +43,21 @@ export interface WorkerData {
 }
 
 const given = (workerData as WorkerData | undefined)?.template;
+/** A few tables of one owner's rows need few buffers; PGlite's default (128 MB) would be most of each warm sandbox's memory. */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'];
 let template: Blob | undefined = given ? new Blob([new Uint8Array(given)]) : undefined;
 let db: PGlite | undefined;
 let loaded: { owner: string; version: string } | null = null;
 
 async function fresh(): Promise<PGlite> {
   if (!template) {
-    const seed = new PGlite();
+    const seed = new PGlite({ startParams: START_PARAMS });
     await seed.exec(METRICS_SCHEMA);
     template = await seed.dumpDataDir('none');
     await seed.close();
     parentPort?.postMessage({ template: new Uint8Array(await template.arrayBuffer()) });
   }
-  const next = new PGlite({ loadDataDir: template });
+  const next = new PGlite({ loadDataDir: template, startParams: START_PARAMS });
   await next.waitReady;
   return next;
 }

@@ -51,9 +51,12 @@ export class SelfMetricsService implements SelfMetrics {
 
   open(owner: OwnerRef): SqlTarget {
     const key = `${owner.kind}:${owner.id}`;
+    // Read once per target (one tool call, or one refresh run): its queries all see the same rows.
+    let rows: Promise<MetricsTables> | undefined;
+    const tables = () => (rows ??= this.tables(owner));
     return {
-      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(key, await this.tables(owner), sql, limits),
-      explain: async (sql: string) => this.sandbox.explain(key, await this.tables(owner), sql),
+      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(key, await tables(), sql, limits),
+      explain: async (sql: string) => this.sandbox.explain(key, await tables(), sql),
       introspect: async () => SELF_VIEWS,
     };
   }

@@ -57,7 +57,7 @@ export interface Settings {
   adminHost: string;
   /** SHUTDOWN_GRACE_SECONDS: how long SIGTERM waits for in-flight requests and jobs (default 10). */
   shutdownGraceSeconds: number;
-  /** SELF_SANDBOXES: warm `self` sandboxes (worker threads, one owner each) per process, and so `self` queries run at once (default 4). */
+  /** SELF_SANDBOXES: warm `self` sandboxes (worker threads, one owner each) per process, and so `self` queries run at once (default 3). */
   selfSandboxes: number;
   /** SELF_QUERY_TIMEOUT_SECONDS: the longest a `self` query may run (default 5). */
   selfQueryTimeoutSeconds: number;
