@@ -66,6 +66,8 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
   private nextId = 1;
   private useCounter = 0;
   private closed = false;
+  /** Digests of the rows objects seen, so a tool call's EXPLAIN and run (one rows object) hash them once. */
+  private readonly digests = new WeakMap<MetricsTables, string>();
 
   constructor(
     private readonly validator: SqlValidator,
@@ -92,7 +94,11 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
   }
 
   private async submit(owner: string, tables: MetricsTables, op: Pick<SandboxRequest, 'op' | 'statement' | 'rowCap'>, timeoutMs: number) {
-    const version = createHash('sha256').update(JSON.stringify(tables)).digest('base64url');
+    let version = this.digests.get(tables);
+    if (!version) {
+      version = createHash('sha256').update(JSON.stringify(tables)).digest('base64url');
+      this.digests.set(tables, version);
+    }
     const budget = Math.min(timeoutMs, this.options.timeoutMs);
     const outcome = await new Promise<{ reply: SandboxReply } | { error: unknown }>((settle) => {
       this.queue.push(owner, { request: { ...op, owner, version, caps: this.options.caps }, tables, timeoutMs: budget, settle });
