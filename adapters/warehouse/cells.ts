@@ -42,9 +42,11 @@ export const DEFAULT_BYTE_CAPS: ByteCaps = { cellBytes: 1024 * 1024, resultBytes
 const MIB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`);
 
+const CELL_CAP_MARK = ':dashpub_cell_cap:';
+
 /**
- * The user's statement wrapped so the database itself measures every cell before sending it: an
- * oversize cell comes back as NULL with its column's position in `dashpub_big`, and rows stop once
+ * The user's statement wrapped so the database itself measures every cell before sending it: the
+ * first oversize cell stops the query (see cellCapRefusal), and rows stop once
  * their running byte total passes the result cap (the first row past it is sent, to tell a cut apart).
  * `LIMIT` keeps the inner scan from being flattened, so each cell is computed once.
  */
@@ -53,7 +55,9 @@ export function byteCapped(statement: string, columnCount: number, rowCap: numbe
   const cols = Array.from({ length: columnCount }, (_, i) => `c${i + 1}`);
   const size = (c: string) => `pg_column_size(q.${c})`;
   const cells = cols.map((c) => `CASE WHEN ${size(c)} <= ${caps.cellBytes} THEN q.${c} END AS ${c}`);
-  const big = `CASE ${cols.map((c, i) => `WHEN ${size(c)} > ${caps.cellBytes} THEN ${i + 1}`).join(' ')} ELSE 0 END AS dashpub_big`;
+  // The first oversize cell stops the query with a cast error naming its column (refused by cellCapRefusal);
+  // the text is built from the size so it is never folded into a constant at planning.
+  const big = `CASE ${cols.map((c, i) => `WHEN ${size(c)} > ${caps.cellBytes} THEN (${i + 1} || '${CELL_CAP_MARK}' || ${size(c)})::int`).join(' ')} ELSE 0 END AS dashpub_big`;
   const bytes = `(${cols.map((c) => `coalesce(${size(c)}, 0)`).join(' + ')})::bigint AS dashpub_bytes`;
   return `SELECT * FROM (
   SELECT s.*, sum(s.dashpub_bytes) OVER (ROWS UNBOUNDED PRECEDING) AS dashpub_total FROM (
@@ -64,8 +68,7 @@ export function byteCapped(statement: string, columnCount: number, rowCap: numbe
 }
 
 /**
- * Rows of a byteCapped() query back under their own column names: refuses an oversize cell by naming
- * its column, and cuts the rows at the row cap or where the byte total passed the result cap.
+ * Rows of a byteCapped() query back under their own column names, cut the rows at the row cap or where the byte total passed the result cap.
  */
 export function cappedRows(
   raw: Array<Record<string, unknown>>,
@@ -73,16 +76,6 @@ export function cappedRows(
   rowCap: number,
   caps: ByteCaps,
 ): { rows: Row[]; truncated: boolean } {
-  for (const r of raw.slice(0, rowCap)) {
-    const big = Number(r.dashpub_big ?? 0);
-    if (big > 0) {
-      const name = columns[big - 1]!.name;
-      throw new DomainError(
-        'invalid_argument',
-        `query failed: a value in column "${name}" is larger than ${sizeText(caps.cellBytes)}, the cap for one cell; select a shorter value, for example left(${name}::text, 1000)`,
-      );
-    }
-  }
   const kept = raw.filter((r) => Number(r.dashpub_total ?? 0) <= caps.resultBytes);
   const truncated = kept.length < raw.length || kept.length > rowCap;
   const rows = kept.slice(0, rowCap);
@@ -95,4 +88,15 @@ export function cappedRows(
     return out;
   });
   return { rows: toRows(named, columns), truncated };
+}
+
+/** The refusal for a query a byteCapped() wrapper stopped at an oversize cell; null for any other failure. */
+export function cellCapRefusal(message: string, columns: Array<{ name: string }>, caps: ByteCaps): DomainError | null {
+  const match = new RegExp(`"(\\d+)${CELL_CAP_MARK}\\d+"`).exec(message);
+  const column = match ? columns[Number(match[1]) - 1] : undefined;
+  if (!column) return null;
+  return new DomainError(
+    'invalid_argument',
+    `query failed: a value in column "${column.name}" is larger than ${sizeText(caps.cellBytes)}, the cap for one cell; select a shorter value, for example left(${column.name}::text, 1000)`,
+  );
 }

@@ -10,7 +10,7 @@ import {
   type TableInfo,
   type Warehouse,
 } from '../../application/ports/warehouse.js';
-import { byteCapped, cappedRows, DEFAULT_BYTE_CAPS, type ByteCaps } from './cells.js';
+import { byteCapped, cappedRows, cellCapRefusal, DEFAULT_BYTE_CAPS, type ByteCaps } from './cells.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /** SQLSTATE classes that mean "could not reach or log in", not "your SQL is wrong". */
@@ -54,7 +54,9 @@ class PgTarget implements SqlTarget {
       readOnly(client, timeoutMs, async () => {
         const described = await client.query({ name: `d${randomUUID()}`, text: `SELECT * FROM (\n${statement}\n) AS dashpub_query LIMIT 0` });
         const columns = await typeNames(client, described.fields);
-        const result = await client.query({ name: `q${randomUUID()}`, text: byteCapped(statement, columns.length, rowCap, this.caps) });
+        const result = await client.query({ name: `q${randomUUID()}`, text: byteCapped(statement, columns.length, rowCap, this.caps) }).catch((err: unknown) => {
+          throw cellCapRefusal(err instanceof Error ? err.message : '', columns, this.caps) ?? err;
+        });
         return { columns, ...cappedRows(result.rows as Array<Record<string, unknown>>, columns, rowCap, this.caps) };
       }),
     );

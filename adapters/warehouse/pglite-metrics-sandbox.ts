@@ -63,6 +63,7 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
   private readonly slots: Slot[] = [];
   private readonly queue = new OwnerFairQueue<Job>();
   private template: Uint8Array | undefined;
+  private wasm: WebAssembly.Module | undefined;
   private nextId = 1;
   private useCounter = 0;
   private closed = false;
@@ -168,12 +169,13 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
   }
 
   private spawn(): Slot {
-    const workerData: WorkerData = { template: this.template };
+    const workerData: WorkerData = { template: this.template, wasm: this.wasm };
     const worker = new Worker(new URL('./self-metrics-worker.js', import.meta.url), { workerData });
     worker.unref();
     const slot: Slot = { worker, owner: null, version: null, busy: false, lastUsed: 0, pending: new Map() };
-    worker.on('message', (message: { id?: number; reply?: SandboxReply; started?: true; template?: Uint8Array }) => {
-      if (message.template) this.template ??= message.template;
+    worker.on('message', (message: { id?: number; reply?: SandboxReply; started?: true; template?: Uint8Array; wasm?: WebAssembly.Module }) => {
+      if (message.wasm) this.wasm ??= message.wasm;
+      else if (message.template) this.template ??= message.template;
       else if (message.id !== undefined && message.started) slot.pending.get(message.id)?.started();
       else if (message.id !== undefined && message.reply) slot.pending.get(message.id)?.done(message.reply);
     });

@@ -5,10 +5,11 @@
  * reloads the tables. Runs off the main thread because PGlite blocks its thread while a query runs; the
  * parent terminates the worker on timeout.
  */
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { DomainError } from '../../domain/errors.js';
-import { byteCapped, cappedRows, type ByteCaps } from './cells.js';
+import { byteCapped, cappedRows, cellCapRefusal, type ByteCaps } from './cells.js';
 
 export const METRICS_SCHEMA = `
   CREATE TABLE dashboards (slug text NOT NULL, name text NOT NULL, visibility text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
@@ -37,27 +38,42 @@ export type SandboxReply = (
   /** The query grew the database's memory past what a warm sandbox should keep: end this worker. */
   recycle?: boolean;
 };
-/** What the worker's data is: `template` is posted once, when this worker had to build it. */
+/**
+ * What workers share: the template data directory (shared memory, not a copy each) and PGlite's compiled
+ * WASM module (its code compiled once). A worker that had to make one posts it once to the parent.
+ */
 export interface WorkerData {
   template?: Uint8Array;
+  wasm?: WebAssembly.Module;
 }
 
-const given = (workerData as WorkerData | undefined)?.template;
 /** A few tables of one owner's rows need few buffers; PGlite's default (128 MB) would be most of each warm sandbox's memory. */
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'];
-let template: Blob | undefined = given ? new Blob([new Uint8Array(given)]) : undefined;
+const shared = (workerData ?? {}) as WorkerData;
+let template: Blob | undefined = shared.template ? new Blob([shared.template as Uint8Array<ArrayBuffer>]) : undefined;
+let wasm: WebAssembly.Module | undefined = shared.wasm;
+
+async function wasmModule(): Promise<WebAssembly.Module> {
+  if (!wasm) {
+    wasm = await WebAssembly.compile(await readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))));
+    parentPort?.postMessage({ wasm });
+  }
+  return wasm;
+}
 let db: PGlite | undefined;
 let loaded: { owner: string; version: string } | null = null;
 
 async function fresh(): Promise<PGlite> {
   if (!template) {
-    const seed = new PGlite({ startParams: START_PARAMS });
+    const seed = new PGlite({ startParams: START_PARAMS, pgliteWasmModule: await wasmModule() });
     await seed.exec(METRICS_SCHEMA);
     template = await seed.dumpDataDir('none');
     await seed.close();
-    parentPort?.postMessage({ template: new Uint8Array(await template.arrayBuffer()) });
+    const bytes = new Uint8Array(new SharedArrayBuffer(template.size));
+    bytes.set(new Uint8Array(await template.arrayBuffer()));
+    parentPort?.postMessage({ template: bytes });
   }
-  const next = new PGlite({ loadDataDir: template, startParams: START_PARAMS });
+  const next = new PGlite({ loadDataDir: template, startParams: START_PARAMS, pgliteWasmModule: await wasmModule() });
   await next.waitReady;
   return next;
 }
@@ -93,7 +109,11 @@ async function query(db: PGlite, request: SandboxRequest) {
   );
   const names = new Map(types.rows.map((r) => [r.oid, r.name]));
   const columns = fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' }));
-  const result = await db.query<Record<string, unknown>>(byteCapped(request.statement, columns.length, request.rowCap, request.caps));
+  const result = await db
+    .query<Record<string, unknown>>(byteCapped(request.statement, columns.length, request.rowCap, request.caps))
+    .catch((err: unknown) => {
+      throw cellCapRefusal(err instanceof Error ? err.message : '', columns, request.caps) ?? err;
+    });
   return { columns, ...cappedRows(result.rows, columns, request.rowCap, request.caps) };
 }
 

@@ -72,11 +72,15 @@ export class SelfMetricsService implements SelfMetrics {
     const slugOf = new Map(all.map((d) => [d.id, d.slug]));
     const ids = [...slugOf.keys()];
     // One read for every dashboard's publishes (not a read of each one's versions, specs and all).
-    const publishes: MetricsTables['publishes'] = (await this.dashboards.publishDays(owner))
+    // Three independent reads, sent together.
+    const [publishDays, daily, runs] = await Promise.all([
+      this.dashboards.publishDays(owner),
+      ids.length ? this.views.daily(ids) : [],
+      ids.length ? this.refresh.runsOf(ids) : [],
+    ]);
+    const publishes: MetricsTables['publishes'] = publishDays
       .filter((p) => slugOf.has(p.dashboardId))
       .map((p) => ({ slug: slugOf.get(p.dashboardId)!, day: p.day, count: p.count }));
-    const daily = ids.length ? await this.views.daily(ids) : [];
-    const runs = ids.length ? await this.refresh.runsOf(ids) : [];
     return {
       dashboards: all.map((d) => ({
         slug: d.slug,
