@@ -45,10 +45,10 @@ const sizeText = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` : 
 const CELL_CAP_MARK = ':dashpub_cell_cap:';
 
 /**
- * The user's statement wrapped so the database itself measures every cell before sending it: the
- * first oversize cell stops the query (see cellCapRefusal), and rows stop once
- * their running byte total passes the result cap (the first row past it is sent, to tell a cut apart).
- * `LIMIT` keeps the inner scan from being flattened, so each cell is computed once.
+ * The user's statement wrapped so the database itself measures every cell before sending it: the first
+ * oversize cell stops the query (see cellCapRefusal), and rows stop once their running byte total passes
+ * the result cap (the first row past it is sent, to tell a cut apart). `LIMIT` keeps the inner scan from
+ * being flattened, so each cell is computed once.
  */
 export function byteCapped(statement: string, columnCount: number, rowCap: number, caps: ByteCaps): string {
   if (columnCount === 0) return capped(statement, rowCap);
@@ -67,9 +67,7 @@ export function byteCapped(statement: string, columnCount: number, rowCap: numbe
 ) AS w WHERE w.dashpub_total - w.dashpub_bytes <= ${caps.resultBytes}`;
 }
 
-/**
- * Rows of a byteCapped() query back under their own column names, cut the rows at the row cap or where the byte total passed the result cap.
- */
+/** Rows of a byteCapped() query under their own column names, cut at the row cap or where the byte total passed the result cap. */
 export function cappedRows(
   raw: Array<Record<string, unknown>>,
   columns: Array<{ name: string; type: string }>,
