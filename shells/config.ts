@@ -35,6 +35,23 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: env.LOG_LEVEL ?? 'info',
     ...operatorSettings(env),
     ...httpLimitSettings(env),
+    ...querySettings(env),
+  };
+}
+
+type QuerySettings = Pick<Settings, 'selfSandboxes' | 'selfQueryTimeoutSeconds' | 'queryMaxCellBytes' | 'queryMaxResultBytes'>;
+
+/** SELF_SANDBOXES, SELF_QUERY_TIMEOUT_SECONDS, QUERY_MAX_CELL_BYTES and QUERY_MAX_RESULT_BYTES (README "Limits"). */
+function querySettings(env: NodeJS.ProcessEnv): QuerySettings {
+  const read = <K extends keyof QuerySettings>(name: K, value: string | undefined, fallback: number) => {
+    const text = value?.trim() ?? '';
+    return text === '' ? fallback : checkNumber(name, Number(text), value);
+  };
+  return {
+    selfSandboxes: read('selfSandboxes', env.SELF_SANDBOXES, 3),
+    selfQueryTimeoutSeconds: read('selfQueryTimeoutSeconds', env.SELF_QUERY_TIMEOUT_SECONDS, 5),
+    queryMaxCellBytes: read('queryMaxCellBytes', env.QUERY_MAX_CELL_BYTES, 1024 * 1024),
+    queryMaxResultBytes: read('queryMaxResultBytes', env.QUERY_MAX_RESULT_BYTES, 16 * 1024 * 1024),
   };
 }
 

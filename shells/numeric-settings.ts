@@ -10,6 +10,10 @@ const ADMIN_PORT = 'ADMIN_PORT must be a port number';
 const SHUTDOWN_GRACE = 'SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 to 3600';
 const POOL_SIZE = 'DATABASE_POOL_SIZE must be a whole number of connections, 1 to 500';
 const LIST_CACHE = 'LIST_CACHE_MB must be a whole number of megabytes, 0 to 4096';
+const SELF_SANDBOXES = 'SELF_SANDBOXES must be a whole number of sandboxes, 2 to 64';
+const SELF_TIMEOUT = 'SELF_QUERY_TIMEOUT_SECONDS must be a number of seconds, 1 to 60';
+const CELL_BYTES = 'QUERY_MAX_CELL_BYTES must be a whole number of bytes, 1024 to 268435456';
+const RESULT_BYTES = 'QUERY_MAX_RESULT_BYTES must be a whole number of bytes, 65536 to 1073741824';
 
 /**
  * The ranges of the numeric settings, declared once. Each field's message is the operator-facing refusal;
@@ -65,6 +69,26 @@ export class NumericSettings {
   @Min(0, { message: LIST_CACHE })
   @Max(4096, { message: LIST_CACHE })
   listCacheMegabytes = 0;
+
+  @IsInt({ message: SELF_SANDBOXES })
+  @Min(2, { message: SELF_SANDBOXES })
+  @Max(64, { message: SELF_SANDBOXES })
+  selfSandboxes = 2;
+
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: SELF_TIMEOUT })
+  @Min(1, { message: SELF_TIMEOUT })
+  @Max(60, { message: SELF_TIMEOUT })
+  selfQueryTimeoutSeconds = 1;
+
+  @IsInt({ message: CELL_BYTES })
+  @Min(1024, { message: CELL_BYTES })
+  @Max(268435456, { message: CELL_BYTES })
+  queryMaxCellBytes = 1024;
+
+  @IsInt({ message: RESULT_BYTES })
+  @Min(65536, { message: RESULT_BYTES })
+  @Max(1073741824, { message: RESULT_BYTES })
+  queryMaxResultBytes = 65536;
 }
 
 type Numbers = { [K in keyof NumericSettings]: NumericSettings[K] };

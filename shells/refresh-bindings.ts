@@ -66,9 +66,10 @@ export async function bindRefreshAndConnections(
   const serviceDatabase: ServiceDatabase | null = databaseUrl ? { url: databaseUrl } : null;
   const addressPolicy = new DnsWarehouseAddressPolicy({ allowPrivate: settings.allowPrivateWarehouses, serviceDatabase });
   container.bind<WarehouseAddressPolicy>(WarehouseAddressPolicy).toConstantValue(addressPolicy);
-  const pgWarehouse = new PgWarehouse(validator, databaseUrl ? serviceServerOf(container) : undefined);
+  const caps = { cellBytes: settings.queryMaxCellBytes, resultBytes: settings.queryMaxResultBytes };
+  const pgWarehouse = new PgWarehouse(validator, databaseUrl ? serviceServerOf(container) : undefined, caps);
   container.bind<Warehouse>(Warehouse).toConstantValue(new PolicedWarehouse(pgWarehouse, addressPolicy));
-  const sandbox = new PgliteMetricsSandbox(validator);
+  const sandbox = new PgliteMetricsSandbox(validator, { sandboxes: settings.selfSandboxes, timeoutMs: settings.selfQueryTimeoutSeconds * 1000, caps });
   // Closed last, after the pools: a refresh still running when the shutdown grace ends then cannot
   // record a "failure" that was only the sandbox going away; its job was already handed back for a retry.
   closers.unshift(() => sandbox.close());

@@ -11,7 +11,7 @@ import {
   type Warehouse,
 } from '../../application/ports/warehouse.js';
 import { privilegedWarehouseRole, SERVER_ROLES, serviceOwnDatabase } from '../../domain/warehouse-refusals.js';
-import { capped, toRows } from './cells.js';
+import { byteCapped, cappedRows, cellCapRefusal, DEFAULT_BYTE_CAPS, type ByteCaps } from './cells.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /** SQLSTATE classes that mean "could not reach or log in", not "your SQL is wrong". */
@@ -29,17 +29,19 @@ export class PgWarehouse implements Warehouse {
 
   /**
    * `serviceServer`: the system identifier of the cluster the service's own database is on (null when it
-   * has none to tell): a warehouse on that cluster is refused however it was reached.
+   * has none to tell): a warehouse on that cluster is refused however it was reached. `caps`: bytes one
+   * cell and one result may bring back.
    */
   constructor(
     private readonly validator: SqlValidator,
     serviceServer: () => Promise<string | null> = async () => null,
+    private readonly caps: ByteCaps = DEFAULT_BYTE_CAPS,
   ) {
     this.gate = (client) => refuseUnsafeServer(client, serviceServer);
   }
 
   open(url: string): SqlTarget {
-    return new PgTarget(url, this.validator, this.gate);
+    return new PgTarget(url, this.validator, this.gate, this.caps);
   }
 
   async test(url: string): Promise<void> {
@@ -57,17 +59,21 @@ class PgTarget implements SqlTarget {
     private readonly url: string,
     private readonly validator: SqlValidator,
     private readonly gate: Gate,
+    private readonly caps: ByteCaps,
   ) {}
 
+  /** Described first (`LIMIT 0`), so the database can measure each result column's cells before sending them. */
   async run(sql: string, limits: Partial<RunLimits> = {}): Promise<QueryResult> {
     const { rowCap, timeoutMs } = { ...DEFAULT_RUN_LIMITS, ...limits };
     const { statement } = await this.validator.validate(sql);
     return withClient(this.url, timeoutMs, this.gate, (client) =>
       readOnly(client, timeoutMs, async () => {
-        const result = await client.query({ name: `q${randomUUID()}`, text: capped(statement, rowCap) });
-        const columns = await typeNames(client, result.fields);
-        const rows = result.rows as Array<Record<string, unknown>>;
-        return { columns, rows: toRows(rows.slice(0, rowCap), columns), truncated: rows.length > rowCap };
+        const described = await client.query({ name: `d${randomUUID()}`, text: `SELECT * FROM (\n${statement}\n) AS dashpub_query LIMIT 0` });
+        const columns = await typeNames(client, described.fields);
+        const result = await client.query({ name: `q${randomUUID()}`, text: byteCapped(statement, columns.length, rowCap, this.caps) }).catch((err: unknown) => {
+          throw cellCapRefusal(err instanceof Error ? err.message : '', columns, this.caps) ?? err;
+        });
+        return { columns, ...cappedRows(result.rows as Array<Record<string, unknown>>, columns, rowCap, this.caps) };
       }),
     );
   }

@@ -50,9 +50,13 @@ export class SelfMetricsService implements SelfMetrics {
   ) {}
 
   open(owner: OwnerRef): SqlTarget {
+    const key = `${owner.kind}:${owner.id}`;
+    // Read once per target (one tool call, or one refresh run): its queries all see the same rows.
+    let rows: Promise<MetricsTables> | undefined;
+    const tables = () => (rows ??= this.tables(owner));
     return {
-      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(await this.tables(owner), sql, limits),
-      explain: async (sql: string) => this.sandbox.explain(await this.tables(owner), sql),
+      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(key, await tables(), sql, limits),
+      explain: async (sql: string) => this.sandbox.explain(key, await tables(), sql),
       introspect: async () => SELF_VIEWS,
     };
   }
@@ -68,11 +72,15 @@ export class SelfMetricsService implements SelfMetrics {
     const slugOf = new Map(all.map((d) => [d.id, d.slug]));
     const ids = [...slugOf.keys()];
     // One read for every dashboard's publishes (not a read of each one's versions, specs and all).
-    const publishes: MetricsTables['publishes'] = (await this.dashboards.publishDays(owner))
+    // Three independent reads, sent together.
+    const [publishDays, daily, runs] = await Promise.all([
+      this.dashboards.publishDays(owner),
+      ids.length ? this.views.daily(ids) : [],
+      ids.length ? this.refresh.runsOf(ids) : [],
+    ]);
+    const publishes: MetricsTables['publishes'] = publishDays
       .filter((p) => slugOf.has(p.dashboardId))
       .map((p) => ({ slug: slugOf.get(p.dashboardId)!, day: p.day, count: p.count }));
-    const daily = ids.length ? await this.views.daily(ids) : [];
-    const runs = ids.length ? await this.refresh.runsOf(ids) : [];
     return {
       dashboards: all.map((d) => ({
         slug: d.slug,

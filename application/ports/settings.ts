@@ -83,4 +83,11 @@ export interface Settings {
   mcpBodyTimeoutSeconds: number;
   /** HTTP_MAX_CONNECTIONS: open connections each process accepts; more are closed at once. */
   httpMaxConnections: number;
+  /** SELF_SANDBOXES: warm `self` sandboxes (worker threads, one owner each) per process, and so `self` queries run at once (default 3). */
+  selfSandboxes: number;
+  /** SELF_QUERY_TIMEOUT_SECONDS: the longest a `self` query may run (default 5). */
+  selfQueryTimeoutSeconds: number;
+  /** QUERY_MAX_CELL_BYTES and QUERY_MAX_RESULT_BYTES: bytes one cell and one query result may bring back (1 MiB, 16 MiB). */
+  queryMaxCellBytes: number;
+  queryMaxResultBytes: number;
 }

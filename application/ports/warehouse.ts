@@ -69,6 +69,7 @@ export const MetricsSandbox = Symbol.for('MetricsSandbox');
  * where another owner's rows exist, so no setting, catalog read or cast can reach them.
  */
 export interface MetricsSandbox {
-  run(tables: MetricsTables, sql: string, limits?: Partial<RunLimits>): Promise<QueryResult>;
-  explain(tables: MetricsTables, sql: string): Promise<void>;
+  /** `owner` keys the owner's warm sandbox and fair turn; `tables` are that owner's rows now. */
+  run(owner: string, tables: MetricsTables, sql: string, limits?: Partial<RunLimits>): Promise<QueryResult>;
+  explain(owner: string, tables: MetricsTables, sql: string): Promise<void>;
 }
