@@ -4,6 +4,12 @@ import { action } from './context.js';
 import { print, readStdin, table } from './output.js';
 
 export function registerAccountCommands(program: Command): void {
+  registerUserCommands(program);
+  registerWorkspaceCommands(program);
+}
+
+/** `user add|list|set-plan`. */
+function registerUserCommands(program: Command): void {
   const user = program.command('user').description('manage user accounts');
   user
     .command('add')
@@ -37,7 +43,10 @@ export function registerAccountCommands(program: Command): void {
         print(options, updated, () => [`${updated.handle} is now on the ${updated.plan} plan`]);
       }),
     );
+}
 
+/** `workspace add|list` and `workspace member add`. */
+function registerWorkspaceCommands(program: Command): void {
   const workspace = program.command('workspace').description('manage workspaces');
   workspace
     .command('add')

@@ -24,6 +24,11 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `dashboard export` and `dashboard import`: move one owner's dashboards between owners or instances. */
 export function registerArchiveCommands(dashboard: Command): void {
+  registerExport(dashboard);
+  registerImport(dashboard);
+}
+
+function registerExport(dashboard: Command): void {
   dashboard
     .command('export')
     .description('write one owner\'s dashboards (versions, aliases, schedules, files) to an archive directory')
@@ -61,7 +66,9 @@ export function registerArchiveCommands(dashboard: Command): void {
         }
       }),
     );
+}
 
+function registerImport(dashboard: Command): void {
   dashboard
     .command('import')
     .description('import an archive made by `dashboard export` into one owner (existing slugs are skipped)')

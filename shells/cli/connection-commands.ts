@@ -15,6 +15,12 @@ function printStatus(options: GlobalOptions, connection: ConnectionView): void {
 /** `connection add/list/test/disable/enable`: the admin's way to manage warehouse connections (never over MCP). */
 export function registerConnectionCommands(program: Command): void {
   const connection = program.command('connection').description('manage warehouse connections');
+  registerAdd(connection);
+  registerUpkeep(connection);
+}
+
+/** `connection add`: the owner (and workspace) by name, the URL from an option or standard input. */
+function registerAdd(connection: Command): void {
   connection
     .command('add')
     .description('add a PostgreSQL warehouse connection (tests it and prints its id and status)')
@@ -42,6 +48,10 @@ export function registerConnectionCommands(program: Command): void {
         ]);
       }),
     );
+}
+
+/** `connection list/test/disable/enable`. */
+function registerUpkeep(connection: Command): void {
   connection
     .command('list')
     .description('list every warehouse connection (never their URLs)')

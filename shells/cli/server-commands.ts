@@ -3,6 +3,8 @@ import { loadSettings } from '../config.js';
 import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 import { optionsOf } from './context.js';
 import { print, reportFailure } from './output.js';
+import type { RunningServer } from '../koa/server.js';
+import type { Settings } from '../../application/ports/settings.js';
 
 export function registerServerCommands(program: Command): void {
   program
@@ -26,27 +28,7 @@ export function registerServerCommands(program: Command): void {
         ]);
         const logger = server.app.logger;
         process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
-        let closing = false;
-        const shutdown = async (signal: string) => {
-          if (closing) return;
-          closing = true;
-          logger.info({ signal, graceSeconds: settings.shutdownGraceSeconds }, 'shutting down: draining requests, stopping jobs');
-          // A backstop should something hang after the drain: leave anyway, saying so.
-          setTimeout(() => {
-            logger.error({ signal }, 'shutdown did not finish in time; exiting');
-            process.exit(1);
-          }, (settings.shutdownGraceSeconds + 20) * 1000).unref();
-          try {
-            await server.close();
-            logger.info({ signal }, 'shut down cleanly');
-            process.exit(0);
-          } catch (err) {
-            logger.error({ err, signal }, 'shutdown failed');
-            process.exit(1);
-          }
-        };
-        process.on('SIGINT', () => void shutdown('SIGINT'));
-        process.on('SIGTERM', () => void shutdown('SIGTERM'));
+        shutdownOnSignals(server, settings);
       } catch (err) {
         process.exitCode = reportFailure(err, options);
       }
@@ -67,4 +49,30 @@ export function registerServerCommands(program: Command): void {
         process.exitCode = reportFailure(err, options);
       }
     });
+}
+
+/** SIGINT and SIGTERM drain the server (once), with a backstop exit should the drain hang. */
+function shutdownOnSignals(server: RunningServer, settings: Settings): void {
+  const logger = server.app.logger;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal, graceSeconds: settings.shutdownGraceSeconds }, 'shutting down: draining requests, stopping jobs');
+    // A backstop should something hang after the drain: leave anyway, saying so.
+    setTimeout(() => {
+      logger.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, (settings.shutdownGraceSeconds + 20) * 1000).unref();
+    try {
+      await server.close();
+      logger.info({ signal }, 'shut down cleanly');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err, signal }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

@@ -84,11 +84,9 @@ function appRoutes(container: Container, settings: Settings): Koa.Middleware {
   return (ctx, next) => viewer(ctx, () => connections(ctx, () => connect(ctx, () => dashboards(ctx, next))));
 }
 
-export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {
-  const app = options.container ?? (await buildContainer(settings, { role: 'server' }));
+/** The server's request handler: the fast paths first, then Koa, each request observed and in its log context. */
+function observedFront(app: AppContainer, settings: Settings, mcp: McpHandler, koa: Koa) {
   const logger = app.logger;
-  const mcp = mcpHandlerFrom(app.container, settings, logger);
-  const koa = createKoaApp(app.container, settings, logger, mcp);
   const callback = koa.callback();
   // Public dashboard files are answered before Koa when possible (see fast-path.ts), and so is the MCP
   // endpoint on the API host (one handler, two fronts sending the same bytes: endpoint.ts); anything
@@ -112,6 +110,15 @@ export async function startServer(settings: Settings, options: { container?: App
     app.telemetry,
     logger,
   );
+  return observed;
+}
+
+export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {
+  const app = options.container ?? (await buildContainer(settings, { role: 'server' }));
+  const logger = app.logger;
+  const mcp = mcpHandlerFrom(app.container, settings, logger);
+  const koa = createKoaApp(app.container, settings, logger, mcp);
+  const observed = observedFront(app, settings, mcp, koa);
   // Slow clients (docs/decisions/0108-slow-requests.md): deadlines for headers and bodies, and a cap on open connections.
   const server = http.createServer({ keepAliveTimeout: 65_000, ...serverTimeouts(settings) }, observed.handler);
   guardConnections(server, settings);

@@ -105,19 +105,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
   const documents = discoveryDocuments(settings);
   const router = new Router();
 
-  const document = (body: object) => async (ctx: Koa.Context) => {
-    cors(ctx);
-    ctx.set('Cache-Control', 'public, max-age=300');
-    json(ctx, 200, body);
-  };
-  router.get('/.well-known/oauth-authorization-server', document(documents.authorizationServer));
-  router.get('/.well-known/oauth-protected-resource', document(documents.protectedResource));
-  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/register', '/token']) {
-    router.options(path, async (ctx) => {
-      cors(ctx);
-      ctx.status = 204;
-    });
-  }
+  discoveryRoutes(router, documents);
 
   router.post('/register', async (ctx) => {
     cors(ctx);
@@ -158,6 +146,23 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
       answerFailure(ctx, error, settings, options);
     }
   };
+}
+
+/** The two discovery documents, and the CORS preflights of every endpoint a browser client calls. */
+function discoveryRoutes(router: Router, documents: ReturnType<typeof discoveryDocuments>): void {
+  const document = (body: object) => async (ctx: Koa.Context) => {
+    cors(ctx);
+    ctx.set('Cache-Control', 'public, max-age=300');
+    json(ctx, 200, body);
+  };
+  router.get('/.well-known/oauth-authorization-server', document(documents.authorizationServer));
+  router.get('/.well-known/oauth-protected-resource', document(documents.protectedResource));
+  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/register', '/token']) {
+    router.options(path, async (ctx) => {
+      cors(ctx);
+      ctx.status = 204;
+    });
+  }
 }
 
 /** What each endpoint's log line calls a request of its own that failed. */

@@ -31,6 +31,18 @@ export interface AppSurfaceOptions {
  * status from shells/koa/http-status.ts.
  */
 export function createAppSurface(container: Container, settings: Settings, options: AppSurfaceOptions = {}): Koa.Middleware {
+  const app = appPages(container, settings);
+  const router = new Router();
+  signInRoutes(router, app);
+  accountRoutes(router, app);
+  consentRoutes(router, app);
+  return appHost(router.routes() as Koa.Middleware, app, options);
+}
+
+type AppPages = ReturnType<typeof appPages>;
+
+/** What every app route shares: the use cases, the page chrome and the CSRF-checked form reader. */
+function appPages(container: Container, settings: Settings) {
   const accounts = container.get(WebAccounts);
   const sessions = container.get(WebSessionService);
   const consent = container.get(Consent);
@@ -42,7 +54,6 @@ export function createAppSurface(container: Container, settings: Settings, optio
   const dashboardsAt = (name: string) => `${name}.${settings.dashboardDomain}`;
   // A sign-in that returns to the viewer round trip ends on a dashboards host.
   const dashboardOrigins = [`${settings.dashboardScheme}://*.${settings.dashboardDomain}`];
-  const router = new Router();
 
   const page = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx), upstreamSignIn: upstream.providerName });
   const currentUser = (ctx: Koa.Context) => security.userId(ctx, sessions);
@@ -60,6 +71,11 @@ export function createAppSurface(container: Container, settings: Settings, optio
     return null;
   };
 
+  return { settings, accounts, sessions, consent, signOut, grants, upstream, security, serviceName, dashboardsAt, dashboardOrigins, page, currentUser, returnTarget, postedForm };
+}
+
+/** The home redirect, sign-in (with the upstream provider's, when configured) and sign-up. */
+function signInRoutes(router: Router, { accounts, upstream, security, dashboardOrigins, page, currentUser, returnTarget, postedForm }: AppPages): void {
   router.get('/', async (ctx) => seeOther(ctx, (await currentUser(ctx)) ? '/account' : '/sign-in'));
 
   router.get('/sign-in', async (ctx) => {
@@ -113,7 +129,10 @@ export function createAppSurface(container: Container, settings: Settings, optio
     security.setSession(ctx, session.token, session.expiresAt);
     seeOther(ctx, returnTo);
   });
+}
 
+/** Sign-out, the account page and revoking a grant. */
+function accountRoutes(router: Router, { settings, accounts, signOut, grants, security, serviceName, dashboardsAt, page, currentUser, returnTarget, postedForm }: AppPages): void {
   router.post('/sign-out', async (ctx) => {
     const form = await postedForm(ctx);
     if (!form) return;
@@ -143,7 +162,10 @@ export function createAppSurface(container: Container, settings: Settings, optio
     await grants.revokeOwn(userId, field(form, 'grant'));
     seeOther(ctx, '/account?revoked=1');
   });
+}
 
+/** The consent screen of the OAuth authorization flow. */
+function consentRoutes(router: Router, { accounts, consent, serviceName, dashboardsAt, page, currentUser, postedForm }: AppPages): void {
   const expiredRequest = (ctx: Koa.Context, error: DomainError, status: number) =>
     sendPage(ctx, status, messagePage(serviceName, { title: 'Authorization request not found', message: error.message }));
 
@@ -178,8 +200,10 @@ export function createAppSurface(container: Container, settings: Settings, optio
     const { location } = await consent.deny({ requestHandle });
     seeOther(ctx, location);
   });
+}
 
-  const routes = router.routes() as Koa.Middleware;
+/** The app host's one catch: refusals draw their page, anything else is logged and answers 500. */
+function appHost(routes: Koa.Middleware, { serviceName, security }: AppPages, options: AppSurfaceOptions): Koa.Middleware {
   const fallback = options.extra;
   const notFound = (ctx: Koa.Context) =>
     sendPage(ctx, 404, messagePage(serviceName, { title: 'Page not found', message: 'There is nothing at this address.', link: { href: '/', text: 'Go to your account' } }));

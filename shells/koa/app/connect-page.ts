@@ -43,24 +43,10 @@ ${snippet({ id: 'claude-code-plugin', label: 'Terminal: install the plugin', tex
 <p class="note">An operator can write the same kit with <code>dashpub client-kit --out DIR</code>.</p>`;
 }
 
-export function connectPage(input: { serviceName: string; setup: ClientSetup }): string {
-  const { setup } = input;
+/** One section per client: how to add the server to it. */
+function clientSections(setup: ClientSetup): Html {
   const name = setup.serverName;
-  const serverName = html`<code>${name}</code>`;
-  const body = html`<h1>Connect an AI client</h1>
-<p class="muted">Add ${input.serviceName} to any assistant that speaks MCP. There is no key to copy: the client sends you here to sign in once.</p>
-<dl>
-<div><dt>MCP URL</dt><dd><code id="mcp-url">${setup.mcpUrl}</code></dd></div>
-<div><dt>Server name</dt><dd>${serverName}<p class="note">Tools then show as <code>${setup.toolPrefix}&lt;tool&gt;</code>${setup.pluginProblem ? null : html`, or <code>${setup.pluginToolPrefix}&lt;tool&gt;</code> through the Claude Code plugin`}.</p></dd></div>
-</dl>
-<section aria-labelledby="expect"><h2 id="expect">What to expect</h2>
-<ol>
-<li>Add the server with one of the setups below and use it (or press the client's Connect or Authenticate).</li>
-<li>Your browser opens this service's consent screen (<code>${setup.consentUrl}</code>), which names the client and where it sends you back.</li>
-<li>Sign in, choose your personal account or one workspace, and press <strong>Allow access</strong>. The client can act only on what you choose.</li>
-<li>The client lists the tools. It renews its access by itself; you can revoke it at any time on your <a href="/account">account page</a>.</li>
-</ol></section>
-${section(
+  return html`${section(
   'claude-code',
   'Claude Code',
   html`<p>Run in a terminal, then type <code>/mcp</code> in Claude Code and pick <code>${name}</code> to sign in.</p>`,
@@ -108,7 +94,27 @@ ${section(
     { id: 'inspector-command', label: 'Terminal: start the Inspector', text: setup.inspector.command },
     { id: 'inspector-url', label: 'Inspector URL', text: setup.mcpUrl },
   ],
-)}
+)}`;
+}
+
+export function connectPage(input: { serviceName: string; setup: ClientSetup }): string {
+  const { setup } = input;
+  const name = setup.serverName;
+  const serverName = html`<code>${name}</code>`;
+  const body = html`<h1>Connect an AI client</h1>
+<p class="muted">Add ${input.serviceName} to any assistant that speaks MCP. There is no key to copy: the client sends you here to sign in once.</p>
+<dl>
+<div><dt>MCP URL</dt><dd><code id="mcp-url">${setup.mcpUrl}</code></dd></div>
+<div><dt>Server name</dt><dd>${serverName}<p class="note">Tools then show as <code>${setup.toolPrefix}&lt;tool&gt;</code>${setup.pluginProblem ? null : html`, or <code>${setup.pluginToolPrefix}&lt;tool&gt;</code> through the Claude Code plugin`}.</p></dd></div>
+</dl>
+<section aria-labelledby="expect"><h2 id="expect">What to expect</h2>
+<ol>
+<li>Add the server with one of the setups below and use it (or press the client's Connect or Authenticate).</li>
+<li>Your browser opens this service's consent screen (<code>${setup.consentUrl}</code>), which names the client and where it sends you back.</li>
+<li>Sign in, choose your personal account or one workspace, and press <strong>Allow access</strong>. The client can act only on what you choose.</li>
+<li>The client lists the tools. It renews its access by itself; you can revoke it at any time on your <a href="/account">account page</a>.</li>
+</ol></section>
+${clientSections(setup)}
 <footer class="note"><a href="/account">Your account</a> · <a href="/sign-in">Sign in</a></footer>
 <script>${new Html(COPY_SCRIPT)}</script>`;
   return layout({ title: 'Connect an AI client', serviceName: input.serviceName, body, wide: true });

@@ -70,6 +70,20 @@ ${list.length ? html`<table><thead><tr><th>Label</th><th>Scope</th><th>Status</t
     return { userId, form };
   };
 
+  connectionsActions(router, { manage, currentUser, signIn, render, posted });
+  return router;
+}
+
+interface ConnectionsPage {
+  manage: ManageConnections;
+  currentUser: (ctx: Koa.Context) => Promise<string | null>;
+  signIn: (ctx: Koa.Context) => void;
+  render: (ctx: Koa.Context, userId: string, status?: number, message?: { error?: string; notice?: string }) => Promise<void>;
+  posted: (ctx: Koa.Context) => Promise<{ userId: string; form: Record<string, string | string[]> } | null>;
+}
+
+/** The page itself and its three forms: add, test and remove. */
+function connectionsActions(router: Router, { manage, currentUser, signIn, render, posted }: ConnectionsPage): void {
   router.get(CONNECTIONS_PATH, async (ctx) => {
     const userId = await currentUser(ctx);
     if (!userId) return signIn(ctx);
@@ -103,5 +117,4 @@ ${list.length ? html`<table><thead><tr><th>Label</th><th>Scope</th><th>Status</t
       await render(ctx, post.userId, 200, { notice: `"${tested.label}" is ${tested.status}.` });
     });
   }
-  return router;
 }

@@ -52,12 +52,24 @@ const metadataField = (message: string) => (/^(name|tags|visibility)\b/.exec(mes
  * shells/koa/http-status.ts.
  */
 export function createDashboardsRoutes(container: Container, settings: Settings): Router {
+  const pages = dashboardsPages(container, settings);
+  const router = new Router();
+  listRoutes(router, pages);
+  versionRoutes(router, pages);
+  actionRoutes(router, pages);
+  deleteRoutes(router, pages);
+  return router;
+}
+
+type Pages = ReturnType<typeof dashboardsPages>;
+
+/** What every dashboards route shares: the use cases, the page chrome and the refusal pages. */
+function dashboardsPages(container: Container, settings: Settings) {
   const owners = container.get(OwnerDashboards);
   const sessions = container.get(WebSessionService);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
   const serviceName = settings.serviceName;
   const dashboardFrames = `${settings.dashboardScheme}://*.${settings.dashboardDomain}`;
-  const router = new Router();
 
   const chrome = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx) });
   const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
@@ -101,6 +113,19 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     return false;
   };
 
+  const deleteInput = (detail: Awaited<ReturnType<OwnerDashboards['detail']>>) => ({
+    owner: detail.owner,
+    name: detail.dashboard.name,
+    slug: detail.dashboard.slug,
+    url: dashboardUrl(settings, detail.target, detail.dashboard.slug),
+    versions: detail.versions.length,
+  });
+
+  return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
+}
+
+/** The list of dashboards and each dashboard's page. */
+function listRoutes(router: Router, { owners, chrome, user, unreachable, showDetail }: Pages): void {
   router.get(DASHBOARDS_PATH, async (ctx) => {
     const userId = await user(ctx);
     if (!userId) return;
@@ -141,7 +166,10 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     const notice = done === 'renamed' && from ? `Renamed from "${from}". Its old address now redirects (301) here.` : Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
     await showDetail(ctx, userId, ctx.params.owner!, ctx.params.slug!, 200, { notice });
   });
+}
 
+/** One version's page and its files. */
+function versionRoutes(router: Router, { owners, chrome, user, notFound, sendFramingPage, unreachableAddress }: Pages): void {
   router.get(`${DASHBOARDS_PATH}/:owner/:slug/versions/:version`, async (ctx) => {
     const userId = await user(ctx);
     if (!userId) return;
@@ -177,31 +205,15 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     ctx.type = page ? contentType : 'text/plain; charset=utf-8';
     ctx.body = Buffer.from(body.content, body.encoding);
   });
+}
 
-  router.get(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
-    const userId = await user(ctx);
-    if (!userId) return;
-    const { owner, slug } = ctx.params as Record<string, string>;
-    onRefusal(ctx, unreachable, 'owned');
-    const detail = await owners.detail(userId, owner, slug);
-    if (detail.dashboard.slug !== slug) return seeOther(ctx, `${dashboardPath(owner, detail.dashboard.slug)}/delete`);
-    sendPage(ctx, 200, deletePage(chrome(ctx), deleteInput(detail)));
-  });
-
-  const deleteInput = (detail: Awaited<ReturnType<OwnerDashboards['detail']>>) => ({
-    owner: detail.owner,
-    name: detail.dashboard.name,
-    slug: detail.dashboard.slug,
-    url: dashboardUrl(settings, detail.target, detail.dashboard.slug),
-    versions: detail.versions.length,
-  });
-
-  /**
-   * One POST action on a dashboard: CSRF, sign-in, then `run`, which answers the path to go to (303).
-   * A refusal re-renders the dashboard's page, with the table's status and the text next to the field
-   * `place` names; one the person cannot reach (a missing owner or dashboard) ends on the "not found" page.
-   */
-  const action = (
+/**
+ * One POST action on a dashboard: CSRF, sign-in, then `run`, which answers the path to go to (303).
+ * A refusal re-renders the dashboard's page, with the table's status and the text next to the field
+ * `place` names; one the person cannot reach (a missing owner or dashboard) ends on the "not found" page.
+ */
+function postAction(router: Router, { sessions, security, signIn, checkedPost, showDetail }: Pages) {
+  return (
     suffix: string,
     run: (userId: string, owner: string, slug: string, form: FormFields, params: Record<string, string>) => Promise<string>,
     place: (error: DomainError, params: Record<string, string>) => Problem,
@@ -218,8 +230,14 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
       }, 'owned');
       seeOther(ctx, await run(userId, params.owner!, params.slug!, form, params));
     });
+}
 
-  const back = (owner: string, slug: string, done: string) => `${dashboardPath(owner, slug)}?done=${done}`;
+const back = (owner: string, slug: string, done: string) => `${dashboardPath(owner, slug)}?done=${done}`;
+
+/** The POST actions on a dashboard's page. */
+function actionRoutes(router: Router, pages: Pages): void {
+  const { owners } = pages;
+  const action = postAction(router, pages);
 
   action(
     '/settings',
@@ -275,6 +293,19 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     },
     (error, params) => ({ form: `version-${params.version}`, message: error.message }),
   );
+}
+
+/** Deleting a dashboard: the confirmation page and its form. */
+function deleteRoutes(router: Router, { owners, sessions, security, chrome, user, signIn, checkedPost, unreachable, deleteInput }: Pages): void {
+  router.get(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
+    const userId = await user(ctx);
+    if (!userId) return;
+    const { owner, slug } = ctx.params as Record<string, string>;
+    onRefusal(ctx, unreachable, 'owned');
+    const detail = await owners.detail(userId, owner, slug);
+    if (detail.dashboard.slug !== slug) return seeOther(ctx, `${dashboardPath(owner, detail.dashboard.slug)}/delete`);
+    sendPage(ctx, 200, deletePage(chrome(ctx), deleteInput(detail)));
+  });
 
   router.post(`${DASHBOARDS_PATH}/:owner/:slug/delete`, async (ctx) => {
     const form = await readForm(ctx);
@@ -292,6 +323,4 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
     await owners.remove(userId, owner, slug);
     seeOther(ctx, `${ownerListPath(owner)}&deleted=${encodeURIComponent(slug)}`);
   });
-
-  return router;
 }

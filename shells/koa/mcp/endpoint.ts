@@ -100,25 +100,79 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Koa for these two paths (docs/decisions/0039-mcp-fast-answers.md).
  */
 export function createMcpHandler(options: McpEndpointOptions): McpHandler {
-  const { settings, verifier, logger } = options;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxAnswerBytes = settings.mcpMaxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
-  const bodyBuffers = new BodyBuffers();
-  const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
-  const counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
-  const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
-  const methods = new McpMethods(settings, registry, prompts, options.resources);
-  const originAllowed = originCheck(settings);
-  const wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
+  const endpoint = new McpEndpoint(options);
+  // Not an async function, so a token remembered by the verifier costs no extra wait; whatever throws
+  // still comes back as a rejected promise, as from the async handler it replaces.
+  return (req, context) => {
+    try {
+      if (req.method !== 'POST') {
+        return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
+      }
+      const origin = req.headers.origin;
+      // DNS rebinding (MCP transport spec): a page on another site must not reach the endpoint through a browser.
+      if (origin !== undefined && !endpoint.originAllowed(origin)) return Promise.resolve(json(403, errorResponse(null, INVALID_REQUEST, FOREIGN_ORIGIN)));
+      const token = bearer(req);
+      // A token this process verified before is answered for from memory without a wait (the verifier
+      // says when it may: docs/decisions/0039-mcp-fast-answers.md); else verify asks the store.
+      const remembered = token === null ? undefined : endpoint.verifier.remembered?.(token);
+      if (remembered) {
+        endpoint.counted('valid');
+        return endpoint.respond(req, remembered, context);
+      }
+      // Verifying asks the store, which may fail and log: in the context, all of it.
+      return inLogContext(context, () => endpoint.authenticate(token).then((principal) => ('status' in principal ? principal : endpoint.respond(req, principal))));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
+}
 
-  /**
-   * A reply, or its bytes as JSON.stringify would write them, in pieces (fixed answers: the result was
-   * serialised once at start-up, only the id is written per request).
-   */
-  type Reply = JsonRpcResponse | readonly Buffer[];
-  const pieces = (reply: Reply): readonly Buffer[] => (Array.isArray(reply) ? reply : [Buffer.from(JSON.stringify(reply))]);
+/**
+ * A reply, or its bytes as JSON.stringify would write them, in pieces (fixed answers: the result was
+ * serialised once at start-up, only the id is written per request).
+ */
+type Reply = JsonRpcResponse | readonly Buffer[];
+const pieces = (reply: Reply): readonly Buffer[] => (Array.isArray(reply) ? reply : [Buffer.from(JSON.stringify(reply))]);
 
-  async function answer(principal: Principal, incoming: Incoming): Promise<Reply | null> {
+const send = (status: number, body: McpAnswer['body'] & {}, extra: Array<[string, string]> = []): McpAnswer => ({
+  status,
+  headers: [...extra, ['cache-control', 'no-store'], ['Content-Type', JSON_TYPE]],
+  body,
+});
+const json = (status: number, body: unknown, extra?: Array<[string, string]>) => send(status, JSON.stringify(body), extra);
+
+const MISSING = 'a bearer access token is required; sign in through the OAuth flow this header points at';
+
+/** The bearer token of the Authorization header, or null when there is none. */
+const bearer = (req: IncomingMessage) => /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
+
+/** The endpoint's parts, built once: authentication, the body read, and the JSON-RPC answers. */
+class McpEndpoint {
+  readonly verifier: TokenVerifier;
+  readonly counted: Telemetry['tokenVerification'];
+  readonly originAllowed: (origin: string) => boolean;
+  private readonly logger?: McpLogger;
+  private readonly maxBodyBytes: number;
+  private readonly maxAnswerBytes: number;
+  private readonly bodyBuffers = new BodyBuffers();
+  private readonly methods: McpMethods;
+  private readonly wwwAuthenticate: string;
+
+  constructor(options: McpEndpointOptions) {
+    const { settings, verifier, logger } = options;
+    this.verifier = verifier;
+    this.logger = logger;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxAnswerBytes = settings.mcpMaxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    const registry = new ToolRegistry(options.tools, options.rateLimiter, logger, { telemetry: options.telemetry, isUnavailable: options.isUnavailable });
+    this.counted = options.telemetry?.tokenVerification.bind(options.telemetry) ?? (() => undefined);
+    const prompts = new PromptCatalog(options.prompts ?? defaultPrompts(settings));
+    this.methods = new McpMethods(settings, registry, prompts, options.resources);
+    this.originAllowed = originCheck(settings);
+    this.wwwAuthenticate = `Bearer resource_metadata="${settings.baseUrl}/.well-known/oauth-protected-resource"`;
+  }
+
+  private async answer(principal: Principal, incoming: Incoming): Promise<Reply | null> {
     switch (incoming.kind) {
       case 'ignored':
         return null;
@@ -128,54 +182,45 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
         // notifications/* need no work in a stateless server (a cancelled request has its own HTTP exchange).
         // Any other method sent without an id still runs, as JSON-RPC says, but its outcome is not reported.
         if (!incoming.method.startsWith('notifications/')) {
-          await methods.handle(principal, incoming.method, incoming.params).catch((err: unknown) => {
-            if (!(err instanceof JsonRpcError)) logger?.error({ err, method: incoming.method }, 'MCP notification failed');
+          await this.methods.handle(principal, incoming.method, incoming.params).catch((err: unknown) => {
+            if (!(err instanceof JsonRpcError)) this.logger?.error({ err, method: incoming.method }, 'MCP notification failed');
           });
         }
         return null;
       case 'request': {
-        const tail = methods.fixedReplyTail(incoming.method, incoming.params);
+        const tail = this.methods.fixedReplyTail(incoming.method, incoming.params);
         if (tail !== undefined) return withId(incoming.id, tail);
         try {
-          const result = await methods.handle(principal, incoming.method, incoming.params);
+          const result = await this.methods.handle(principal, incoming.method, incoming.params);
           // A remembered list_dashboards answer: only the id is written, as for the fixed answers above.
           if (result instanceof SerializedToolResult) return withId(incoming.id, result.tail);
           return resultResponse(incoming.id, result);
         } catch (err) {
           if (err instanceof JsonRpcError && err.code !== INTERNAL_ERROR) return errorResponse(incoming.id, err.code, err.message, err.data);
           // Whatever was thrown is logged, never sent: its text may be the database's or a driver's.
-          logger?.error({ err, method: incoming.method }, 'MCP handler failed');
+          this.logger?.error({ err, method: incoming.method }, 'MCP handler failed');
           return errorResponse(incoming.id, INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
         }
       }
     }
   }
 
-  const send = (status: number, body: McpAnswer['body'] & {}, extra: Array<[string, string]> = []): McpAnswer => ({
-    status,
-    headers: [...extra, ['cache-control', 'no-store'], ['Content-Type', JSON_TYPE]],
-    body,
-  });
-  const json = (status: number, body: unknown, extra?: Array<[string, string]>) => send(status, JSON.stringify(body), extra);
+  private refuse(description: string): McpAnswer {
+    return json(401, { error: 'invalid_token', error_description: description }, [['www-authenticate', this.wwwAuthenticate]]);
+  }
 
-  const refuse = (description: string) => json(401, { error: 'invalid_token', error_description: description }, [['www-authenticate', wwwAuthenticate]]);
-  const MISSING = 'a bearer access token is required; sign in through the OAuth flow this header points at';
-
-  /** The bearer token of the Authorization header, or null when there is none. */
-  const bearer = (req: IncomingMessage) => /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
-
-  async function authenticate(token: string | null): Promise<Principal | McpAnswer> {
+  async authenticate(token: string | null): Promise<Principal | McpAnswer> {
     if (token === null) {
-      counted('missing');
-      return refuse(MISSING);
+      this.counted('missing');
+      return this.refuse(MISSING);
     }
     try {
-      const principal = await verifier.verify(token);
-      counted(principal ? 'valid' : 'invalid');
-      return principal ?? refuse('the access token is invalid, expired or revoked; sign in again');
+      const principal = await this.verifier.verify(token);
+      this.counted(principal ? 'valid' : 'invalid');
+      return principal ?? this.refuse('the access token is invalid, expired or revoked; sign in again');
     } catch (err) {
-      counted('error');
-      logger?.error({ err }, 'token verification failed; refusing the request');
+      this.counted('error');
+      this.logger?.error({ err }, 'token verification failed; refusing the request');
       return json(503, { error: 'temporarily_unavailable', error_description: 'authorization is temporarily unavailable; retry shortly' }, [['retry-after', '5']]);
     }
   }
@@ -185,24 +230,24 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
    * for this request (body-buffers.ts), given back once everything the message started has settled: a
    * publish's bytes are a view of it until the database has them.
    */
-  async function respond(req: IncomingMessage, principal: Principal, context?: LogContext): Promise<McpAnswer> {
-    const lease = lendBodyBuffer(req, maxBodyBytes, bodyBuffers);
+  async respond(req: IncomingMessage, principal: Principal, context?: LogContext): Promise<McpAnswer> {
+    const lease = lendBodyBuffer(req, this.maxBodyBytes, this.bodyBuffers);
     let bytes: Buffer;
     try {
-      bytes = await readBodyBytes(req, maxBodyBytes, lease);
+      bytes = await readBodyBytes(req, this.maxBodyBytes, lease);
     } catch (err) {
       if (err instanceof BodyTooLarge) {
-        return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${maxBodyBytes} bytes`), [['connection', 'close']]);
+        return json(413, errorResponse(null, INVALID_REQUEST, `413 payload too large: the request body exceeds ${this.maxBodyBytes} bytes`), [['connection', 'close']]);
       }
       throw err;
     }
-    const answered = answerMessage(principal, bytes, context);
+    const answered = this.answerMessage(principal, bytes, context);
     // Given back when the answer settles either way; this promise is not the one returned, so it rejects nowhere.
     if (lease) void answered.then(lease.release, lease.release);
     return answered;
   }
 
-  async function answerMessage(principal: Principal, bytes: Buffer, context?: LogContext): Promise<McpAnswer> {
+  private async answerMessage(principal: Principal, bytes: Buffer, context?: LogContext): Promise<McpAnswer> {
     let body: unknown;
     try {
       body = parseMessage(bytes);
@@ -215,42 +260,42 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
       if (incoming.kind === 'request') {
         // A fixed answer goes without another wait (answer() would give the same pieces a tick later), and
         // outside the log context: it logs nothing.
-        const tail = methods.fixedReplyTail(incoming.method, incoming.params);
+        const tail = this.methods.fixedReplyTail(incoming.method, incoming.params);
         if (tail !== undefined) return send(200, withId(incoming.id, tail));
       }
-      return inLogContext(context, () => answerOne(principal, incoming));
+      return inLogContext(context, () => this.answerOne(principal, incoming));
     }
-    return inLogContext(context, () => answerBatch(principal, body));
+    return inLogContext(context, () => this.answerBatch(principal, body));
   }
 
-  async function answerBatch(principal: Principal, body: unknown[]): Promise<McpAnswer> {
+  private async answerBatch(principal: Principal, body: unknown[]): Promise<McpAnswer> {
     if (body.length === 0) return json(400, errorResponse(null, INVALID_REQUEST, 'Invalid Request: empty batch'));
     if (body.length > MAX_BATCH_MEMBERS) return json(400, errorResponse(null, INVALID_REQUEST, batchTooLong(body.length)));
     // Members run concurrently; the reply keeps the request order and leaves notifications out. Every
     // member settles before the first failure is passed on: the body's buffer is lent until then.
-    const settled = await Promise.allSettled(body.map((member) => answer(principal, classify(member))));
+    const settled = await Promise.allSettled(body.map((member) => this.answer(principal, classify(member))));
     const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failed) throw failed.reason;
     const replies = settled
       .map((outcome) => (outcome as PromiseFulfilledResult<Reply | null>).value)
       .filter((reply): reply is Reply => reply !== null);
     if (replies.length === 0) return { status: 204, headers: [], body: null };
-    return send(200, cappedBatch(replies));
+    return send(200, this.cappedBatch(replies));
   }
 
   /**
    * The batch reply's pieces, at most maxAnswerBytes: the first reply always goes in full (an answer on its
    * own would), and every reply after the one that passes the cap becomes an error saying so, under its id.
    */
-  function cappedBatch(replies: Reply[]): Buffer[] {
+  private cappedBatch(replies: Reply[]): Buffer[] {
     const parts: Buffer[] = [];
     let bytes = 2;
     let over = false;
     for (const reply of replies) {
       let replyPieces = pieces(reply);
       const size = replyPieces.reduce((sum, piece) => sum + piece.length, 0);
-      if (!over && parts.length > 0 && bytes + size + 1 > maxAnswerBytes) over = true;
-      if (over) replyPieces = pieces(errorResponse(idOf(reply), INVALID_REQUEST, answerTooLarge(maxAnswerBytes)));
+      if (!over && parts.length > 0 && bytes + size + 1 > this.maxAnswerBytes) over = true;
+      if (over) replyPieces = pieces(errorResponse(idOf(reply), INVALID_REQUEST, answerTooLarge(this.maxAnswerBytes)));
       for (const piece of replyPieces) bytes += piece.length;
       parts.push(parts.length === 0 ? BATCH_OPEN : COMMA, ...replyPieces);
       bytes += 1;
@@ -259,37 +304,12 @@ export function createMcpHandler(options: McpEndpointOptions): McpHandler {
     return parts;
   }
 
-  async function answerOne(principal: Principal, incoming: Incoming): Promise<McpAnswer> {
-    const reply = await answer(principal, incoming);
+  private async answerOne(principal: Principal, incoming: Incoming): Promise<McpAnswer> {
+    const reply = await this.answer(principal, incoming);
     // 202 with no body: what the streamable HTTP transport expects for a lone notification.
     if (!reply) return { status: 202, headers: [], body: null };
     return send(incoming.kind === 'invalid' && incoming.code === INVALID_REQUEST ? 400 : 200, Array.isArray(reply) ? reply : JSON.stringify(reply));
   }
-
-  // Not an async function, so a token remembered by the verifier costs no extra wait; whatever throws
-  // still comes back as a rejected promise, as from the async handler it replaces.
-  return (req, context) => {
-    try {
-      if (req.method !== 'POST') {
-        return Promise.resolve({ status: 405, headers: [['allow', 'POST'], ['Content-Type', 'text/plain; charset=utf-8']], body: 'Method Not Allowed' });
-      }
-      const origin = req.headers.origin;
-      // DNS rebinding (MCP transport spec): a page on another site must not reach the endpoint through a browser.
-      if (origin !== undefined && !originAllowed(origin)) return Promise.resolve(json(403, errorResponse(null, INVALID_REQUEST, FOREIGN_ORIGIN)));
-      const token = bearer(req);
-      // A token this process verified before is answered for from memory without a wait (the verifier
-      // says when it may: docs/decisions/0039-mcp-fast-answers.md); else verify asks the store.
-      const remembered = token === null ? undefined : verifier.remembered?.(token);
-      if (remembered) {
-        counted('valid');
-        return respond(req, remembered, context);
-      }
-      // Verifying asks the store, which may fail and log: in the context, all of it.
-      return inLogContext(context, () => authenticate(token).then((principal) => ('status' in principal ? principal : respond(req, principal))));
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  };
 }
 
 /** The id a reply answers: its field, or the JSON written after the fixed head of a reply in pieces. */

@@ -1,7 +1,6 @@
 import { escapeHtml } from '../../../../domain/html.js';
 import type { ViewSettings } from './dashboard-view.js';
-import { DASHBOARD_VIEW_SCRIPT } from './dashboard-view-script.js';
-import { PREVIEW_SANITISER_SCRIPT } from './preview-sanitiser-script.js';
+import { VIEW_SCRIPT } from './browser-scripts.js';
 
 /**
  * The view's stylesheet. Colours come from the host's theme variables when it sends them
@@ -80,7 +79,7 @@ export function dashboardViewHtml(settings: ViewSettings): string {
     '<section class="preview" id="preview" aria-label="Preview of the dashboard" hidden></section>',
     '</main>',
     `<script>var DASHPUB_VIEW_CONFIG = ${inlineJson(config)};</script>`,
-    `<script>${PREVIEW_SANITISER_SCRIPT}\n${DASHBOARD_VIEW_SCRIPT}</script>`,
+    `<script>${VIEW_SCRIPT}</script>`,
     '</body>',
     '</html>',
   ].join('\n');

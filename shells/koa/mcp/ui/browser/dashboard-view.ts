@@ -3,33 +3,34 @@
  * (the specification shows the same few lines). It runs under the extension's default CSP, so it never
  * fetches anything: the page it previews comes through the host's `resources/read`.
  *
- * It is plain browser JavaScript kept in a string (String.raw, so regex escapes stay as written); it
- * must not contain a backtick or a dollar-brace. test/e2e/mcp-app-view.test.ts drives it in Chromium
+ * It is a browser script compiled and type-checked on its own (tsconfig.json here) and inlined into the
+ * view's HTML as text (browser-scripts.ts). test/e2e/mcp-app-view.test.ts drives it in Chromium
  * through the extension's own host bridge. It reads the tool answers (`structuredContent` or the JSON copy)
  * as shells/presenters/dashboard-presenters.ts shapes them: `dashboard`, `version`, `url`, `version_id`.
  */
-export const DASHBOARD_VIEW_SCRIPT = String.raw`
-(function () {
-  'use strict';
+namespace DashpubView {
+  /** JSON as the host and the tools send it: read defensively, field by field. */
+  type Json = any;
+
   var CONFIG = window.DASHPUB_VIEW_CONFIG;
   var PROTOCOL_VERSION = '2026-01-26';
   var XLINK = 'http://www.w3.org/1999/xlink';
-  var el = function (id) { return document.getElementById(id); };
-  var host = { capabilities: {}, context: {} };
-  var state = { args: null, url: null, seq: 0 };
-  var pending = new Map();
+  var el = function (id: string): HTMLElement { return document.getElementById(id)!; };
+  var host: { capabilities: Json; context: Json } = { capabilities: {}, context: {} };
+  var state: { args: Json; url: string | null; seq: number } = { args: null, url: null, seq: 0 };
+  var pending = new Map<number, { resolve: (result: Json) => void; reject: (error: Error) => void }>();
   var nextId = 1;
 
   // ---- JSON-RPC over postMessage, with the host (or its sandbox proxy) as the only peer ----
-  function post(message) { window.parent.postMessage(message, '*'); }
-  function request(method, params) {
+  function post(message: Json) { window.parent.postMessage(message, '*'); }
+  function request(method: string, params: Json): Promise<Json> {
     var id = nextId++;
     return new Promise(function (resolve, reject) {
       pending.set(id, { resolve: resolve, reject: reject });
       post({ jsonrpc: '2.0', id: id, method: method, params: params });
     });
   }
-  function notify(method, params) { post({ jsonrpc: '2.0', method: method, params: params }); }
+  function notify(method: string, params: Json) { post({ jsonrpc: '2.0', method: method, params: params }); }
 
   window.addEventListener('message', function (event) {
     if (event.source !== window.parent) return;
@@ -46,12 +47,12 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     else waiting.resolve(m.result || {});
   });
 
-  function answer(m) {
+  function answer(m: Json) {
     if (m.method === 'ping' || m.method === 'ui/resource-teardown') return post({ jsonrpc: '2.0', id: m.id, result: {} });
     post({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found: ' + m.method } });
   }
 
-  function onNotification(method, params) {
+  function onNotification(method: string, params: Json) {
     if (method === 'ui/notifications/tool-input') showInput(params.arguments || {});
     else if (method === 'ui/notifications/tool-result') showResult(params);
     else if (method === 'ui/notifications/tool-cancelled') showStatus('The tool call was cancelled.');
@@ -59,7 +60,7 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }
 
   // ---- host context: theme and style variables ----
-  function applyContext(context) {
+  function applyContext(context: Json) {
     Object.assign(host.context, context);
     var root = document.documentElement;
     if (context.theme === 'dark' || context.theme === 'light') root.setAttribute('data-theme', context.theme);
@@ -73,8 +74,8 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }
 
   // ---- what the view shows ----
-  function showStatus(text) { el('status').textContent = text; el('status').hidden = !text; }
-  function showRefusal(text) {
+  function showStatus(text: string) { el('status').textContent = text; el('status').hidden = !text; }
+  function showRefusal(text: string) {
     el('refusal').textContent = text;
     el('refusal').hidden = false;
     showStatus('');
@@ -85,51 +86,51 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     el('preview').textContent = '';
   }
 
-  function textOf(result) {
-    return (result.content || []).filter(function (c) { return c && c.type === 'text'; }).map(function (c) { return c.text; }).join('\n');
+  function textOf(result: Json): string {
+    return (result.content || []).filter(function (c: Json) { return c && c.type === 'text'; }).map(function (c: Json) { return c.text; }).join('\n');
   }
-  function jsonBlock(text) {
+  function jsonBlock(text: string): Json {
     var match = /(?:^|\n)BEGIN_JSON\n([\s\S]*)\nEND_JSON\s*$/.exec(text || '');
     if (!match) return null;
     try { return JSON.parse(match[1]); } catch (e) { return null; }
   }
-  function short(id) { return String(id).slice(0, 8); }
-  function slugFromArgs(args) {
+  function short(id: string) { return String(id).slice(0, 8); }
+  function slugFromArgs(args: Json): string | null {
     if (!args) return null;
     if (typeof args.slug === 'string') return args.slug;
     return typeof args.path === 'string' ? args.path.split('/')[0] : null;
   }
-  function ownerFromUrl(url) {
+  function ownerFromUrl(url: string | null): string | null {
     try {
-      var hostName = new URL(url).host.toLowerCase();
+      var hostName = new URL(url as string).host.toLowerCase();
       var suffix = ('.' + CONFIG.dashboardDomain).toLowerCase();
       if (hostName.length > suffix.length && hostName.slice(-suffix.length) === suffix) return hostName.slice(0, -suffix.length);
     } catch (e) { /* not a URL: fall back to the arguments */ }
     return state.args && typeof state.args.workspace === 'string' ? state.args.workspace : null;
   }
-  function versionLabel(data, dashboard) {
+  function versionLabel(data: Json, dashboard: Json): string | null {
     var v = data.version;
     if (v && v.version_id) return 'version #' + v.seq + ' (' + short(v.version_id) + (v.current ? ', current' : '') + ')';
     var id = data.version_id || (dashboard && dashboard.current_version_id);
     return id ? 'version ' + short(id) : null;
   }
 
-  function showHeader(name, owner, version, visibility, url) {
+  function showHeader(name: string, owner: string | null, version: string | null, visibility: string | null, url: string | null) {
     el('head').hidden = false;
     el('name').textContent = name;
     el('meta').textContent = [owner ? 'by ' + owner : null, version, visibility].filter(Boolean).join(' \u00b7 ');
     el('url').textContent = url || '';
-    el('open').disabled = !url;
+    (el('open') as HTMLButtonElement).disabled = !url;
     state.url = url;
   }
 
-  function showInput(args) {
+  function showInput(args: Json) {
     state.args = args;
     var slug = slugFromArgs(args);
     if (el('head').hidden) showStatus(slug ? 'Loading \u201c' + slug + '\u201d\u2026' : 'Loading the dashboard\u2026');
   }
 
-  function showResult(result) {
+  function showResult(result: Json) {
     var seq = ++state.seq;
     clear();
     var text = textOf(result);
@@ -157,9 +158,9 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }
 
   /** get_dashboard_version does not answer the dashboard's name: ask get_dashboard through the host. */
-  function fillName(slug, owner, data, seq) {
+  function fillName(slug: string, owner: string | null, data: Json, seq: number) {
     if (!host.capabilities.serverTools) return;
-    var args = { slug: slug };
+    var args: Json = { slug: slug };
     if (state.args && typeof state.args.workspace === 'string') args.workspace = state.args.workspace;
     request('tools/call', { name: 'get_dashboard', arguments: args }).then(function (r) {
       var got = r && !r.isError ? r.structuredContent || jsonBlock(textOf(r)) : null;
@@ -169,7 +170,7 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     }, function () { /* the slug stays as the title: the name is a nicety, the preview does not depend on it */ });
   }
 
-  function readPage(owner, slug, seq) {
+  function readPage(owner: string, slug: string, seq: number) {
     if (!host.capabilities.serverResources) return showStatus('This host cannot read the page for a preview; open the dashboard instead.');
     showStatus('Loading the preview\u2026');
     request('resources/read', { uri: CONFIG.serviceName + '://' + owner + '/' + slug }).then(function (r) {
@@ -190,9 +191,9 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     'font-family:serif;font-size:16px;line-height:normal}' +
     '.dp-body{display:block;margin:8px}';
   var MAX_PREVIEW_HEIGHT = 700;
-  var baseSheet = null;
+  var baseSheet: CSSStyleSheet | null = null;
 
-  function renderPreview(mimeType, text, blob) {
+  function renderPreview(mimeType: string, text: unknown, blob?: unknown) {
     var preview = el('preview');
     preview.textContent = '';
     var type = String(mimeType).split(';')[0].trim().toLowerCase();
@@ -212,7 +213,7 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
     preview.hidden = false;
   }
 
-  function renderHtml(preview, html) {
+  function renderHtml(preview: HTMLElement, html: string) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
     var pageSheet = DASHPUB_SANITISER.cleanPage(doc);
     if (!baseSheet) { baseSheet = new CSSStyleSheet(); baseSheet.replaceSync(PAGE_BASE_CSS); }
@@ -237,29 +238,29 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }
 
   /** Size containment ignores the content: the holder's height follows it, up to a scrolling maximum. */
-  function fitHolder(holder, root) {
+  function fitHolder(holder: HTMLElement, root: HTMLElement) {
     var fit = function () { holder.style.height = Math.min(MAX_PREVIEW_HEIGHT, Math.ceil(root.getBoundingClientRect().height)) + 'px'; };
     fit();
     if (window.ResizeObserver) new ResizeObserver(fit).observe(root);
   }
 
-  function copyAttributes(from, to, className) {
+  function copyAttributes(from: Element | null, to: Element, className: string) {
     to.className = className;
     if (!from) return;
-    ['lang', 'dir', 'style', 'id'].forEach(function (name) { if (from.hasAttribute(name)) to.setAttribute(name, from.getAttribute(name)); });
+    ['lang', 'dir', 'style', 'id'].forEach(function (name) { if (from.hasAttribute(name)) to.setAttribute(name, from.getAttribute(name)!); });
     if (from.getAttribute('class')) to.className = className + ' ' + from.getAttribute('class');
   }
 
   /** Links in the preview never leave it: only in-page ones (the sanitiser keeps no other href) scroll. */
-  function linkIn(event) {
+  function linkIn(event: Event): Element | null {
     var path = event.composedPath();
     for (var i = 0; i < path.length; i++) {
-      var n = path[i];
+      var n = path[i] as Element;
       if (n && n.localName && /^(a|area)$/i.test(n.localName)) return n;
     }
     return null;
   }
-  function followLink(event, shadow) {
+  function followLink(event: Event, shadow: ShadowRoot) {
     var link = linkIn(event);
     if (!link) return;
     event.preventDefault();
@@ -272,7 +273,7 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }
 
   /** Only the view's own button asks the host to open a link: the dashboard's canonical URL. */
-  function openLink(url) {
+  function openLink(url: string | null) {
     if (!url) return;
     request('ui/open-link', { url: url }).then(function (r) {
       if (r && r.isError) showStatus('The host did not open ' + url + '.');
@@ -303,5 +304,4 @@ export const DASHBOARD_VIEW_SCRIPT = String.raw`
   }, function (e) {
     showRefusal('The host did not start the view: ' + e.message);
   });
-})();
-`;
+}

@@ -1,20 +1,17 @@
 /**
- * The preview's sanitiser, plain browser JavaScript kept in a string like the view's own script (no backtick,
- * no dollar-brace). It keeps only what is known to be inert: allowlisted elements, attributes and CSS
+ * The preview's sanitiser, a browser script compiled on its own (tsconfig.json here) and inlined into the view. It keeps only what is known to be inert: allowlisted elements, attributes and CSS
  * properties. CSS goes through the browser's own parser (a constructed CSSStyleSheet and style declarations),
  * which resolves escapes, so `\75 rl(` is seen as the url function it is; every at-rule and every selector that
  * reaches out of the shadow root (`:host`, `::slotted`, `::part`) is dropped. Nothing here fetches: the parsed
  * document has no browsing context, and the cleaned sheet is adopted only after it was cleaned.
- * It defines one global, DASHPUB_SANITISER, with `cleanPage(doc)` → the page's cleaned CSSStyleSheet.
+ * It defines one global, the namespace DASHPUB_SANITISER, with `cleanPage(doc)` → the page's cleaned CSSStyleSheet.
  */
-export const PREVIEW_SANITISER_SCRIPT = String.raw`
-var DASHPUB_SANITISER = (function () {
-  'use strict';
+namespace DASHPUB_SANITISER {
   var SVG_NS = 'http://www.w3.org/2000/svg';
   var HTML_NS = 'http://www.w3.org/1999/xhtml';
-  function set(words) {
-    var s = Object.create(null);
-    words.split(/\s+/).forEach(function (w) { if (w) s[w] = true; });
+  function set(words: string): Record<string, boolean> {
+    var s: Record<string, boolean> = Object.create(null);
+    words.split(/\s+/).forEach(function (w: string) { if (w) s[w] = true; });
     return s;
   }
 
@@ -79,7 +76,7 @@ var DASHPUB_SANITISER = (function () {
   var LOCAL_URL = 'url' + '("#';
   var BACKSLASH = String.fromCharCode(92);
 
-  function allowedProperty(name) {
+  function allowedProperty(name: string): boolean {
     if (name.indexOf('--') === 0) return true;
     if (name.indexOf('image') >= 0) return false;
     if (PROPERTIES[name]) return true;
@@ -87,7 +84,7 @@ var DASHPUB_SANITISER = (function () {
   }
 
   /** A value as the CSS parser serialised it (escapes resolved): inert when it names nothing to fetch. */
-  function inertValue(name, value) {
+  function inertValue(name: string, value: string): boolean {
     var v = String(value).toLowerCase();
     if (!v.trim()) return false;
     for (var i = 0; i < FETCHING.length; i++) {
@@ -107,31 +104,31 @@ var DASHPUB_SANITISER = (function () {
    * Custom properties keep their text as written, escapes unresolved: one is kept only without a backslash
    * (so what it says is what it means) and without a fetching function, so no var() can bring one in.
    */
-  function inertDeclaration(name, value) {
+  function inertDeclaration(name: string, value: string): boolean {
     if (!allowedProperty(name)) return false;
     if (name.indexOf('--') === 0) return String(value).indexOf(BACKSLASH) < 0 && inertValue(name, value);
     return inertValue(name, value);
   }
-  function cleanDeclarations(style) {
-    var names = [];
+  function cleanDeclarations(style: CSSStyleDeclaration) {
+    var names: string[] = [];
     for (var i = 0; i < style.length; i++) names.push(style.item(i));
     names.forEach(function (name) { if (!inertDeclaration(name, style.getPropertyValue(name))) style.removeProperty(name); });
   }
 
   /** The page's html, :root and body rules apply to the two wrappers that stand for them. */
-  function mapSelector(selector) {
+  function mapSelector(selector: string): string {
     return selector
       .replace(/:root\b/gi, '.dp-root')
       .replace(/(^|[\s>+~,(])html(?=$|[\s>+~,.:#\[)])/gi, '$1.dp-root')
       .replace(/(^|[\s>+~,(])body(?=$|[\s>+~,.:#\[)])/gi, '$1.dp-body');
   }
-  function outsideShadow(selector) {
+  function outsideShadow(selector: string): boolean {
     var s = selector.toLowerCase();
     return s.indexOf(':host') >= 0 || s.indexOf('::slotted') >= 0 || s.indexOf('::part') >= 0;
   }
 
   /** The page's style text, parsed by the browser; only plain style rules survive, with inert declarations. */
-  function cleanSheet(text) {
+  export function cleanSheet(text: string): CSSStyleSheet {
     var sheet = new CSSStyleSheet();
     try { sheet.replaceSync(text); } catch (e) { return new CSSStyleSheet(); }
     for (var i = sheet.cssRules.length - 1; i >= 0; i--) {
@@ -147,13 +144,13 @@ var DASHPUB_SANITISER = (function () {
   }
 
   var scratch = document.implementation.createHTMLDocument('').createElement('div');
-  function inertAttributeValue(name, value) {
+  function inertAttributeValue(name: string, value: string): boolean {
     scratch.removeAttribute('style');
     scratch.style.setProperty(name, value);
     return inertValue(name, scratch.style.getPropertyValue(name));
   }
 
-  function keepAttribute(node, tag, svg, name, value) {
+  function keepAttribute(node: Element & { style?: CSSStyleDeclaration }, tag: string, svg: boolean, name: string, value: string): boolean {
     if (name === 'style') return !!node.style;
     if (name.indexOf('aria-') === 0 || name.indexOf('data-') === 0) return true;
     if (name === 'href' || name === 'xlink:href') return !!LOCAL_HREF[tag] && value.trim().charAt(0) === '#';
@@ -161,7 +158,7 @@ var DASHPUB_SANITISER = (function () {
     if (svg && URL_ATTRIBUTES[name]) return inertAttributeValue(name, value);
     return !!(GLOBAL_ATTRIBUTES[name] || (svg ? SVG_ATTRIBUTES : HTML_ATTRIBUTES)[name]);
   }
-  function cleanAttributes(node, tag, svg) {
+  function cleanAttributes(node: Element & { style: CSSStyleDeclaration }, tag: string, svg: boolean) {
     Array.prototype.slice.call(node.attributes).forEach(function (attr) {
       if (!keepAttribute(node, tag, svg, attr.name.toLowerCase(), attr.value)) node.removeAttributeNode(attr);
     });
@@ -174,7 +171,7 @@ var DASHPUB_SANITISER = (function () {
   }
 
   /** Children first, so an unknown element is replaced by its already cleaned content. */
-  function cleanTree(parent) {
+  function cleanTree(parent: Element) {
     Array.prototype.slice.call(parent.children).forEach(function (node) {
       var tag = node.localName.toLowerCase();
       if (DROP[tag]) return node.remove();
@@ -188,14 +185,11 @@ var DASHPUB_SANITISER = (function () {
   }
 
   /** Cleans a DOMParser document in place (the body's tree, the html and body attributes); answers its sheet. */
-  function cleanPage(doc) {
-    var css = [];
+  export function cleanPage(doc: Document): CSSStyleSheet {
+    var css: string[] = [];
     Array.prototype.forEach.call(doc.querySelectorAll('style'), function (s) { css.push(s.textContent || ''); });
     if (doc.body) cleanTree(doc.body);
     [doc.documentElement, doc.body].forEach(function (node) { if (node) cleanAttributes(node, 'div', false); });
     return cleanSheet(css.join('\n'));
   }
-
-  return { cleanPage: cleanPage, cleanSheet: cleanSheet };
-})();
-`;
+}
