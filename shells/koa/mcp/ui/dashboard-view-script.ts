@@ -6,7 +6,7 @@
  * It is plain browser JavaScript kept in a string (String.raw, so regex escapes stay as written); it
  * must not contain a backtick or a dollar-brace. test/e2e/mcp-app-view.test.ts drives it in Chromium
  * through the extension's own host bridge. It reads the tool answers (`structuredContent` or the JSON copy)
- * as shells/presenters/dashboard-presenters.ts shapes them: `dashboard`, `version`, `url`, `version_id`.
+ * as shells/presenters/dashboards/dashboard-presenters.ts shapes them: `dashboard`, `version`, `url`, `version_id`.
  */
 export const DASHBOARD_VIEW_SCRIPT = String.raw`
 (function () {
