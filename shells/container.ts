@@ -7,6 +7,8 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { Settings as SettingsPort } from '../application/ports/settings.js';
 import { Settings } from '../application/ports/settings.js';
+import { DashboardAddresses } from '../application/ports/dashboard-addresses.js';
+import { dashboardAddresses } from './presenters/dashboards/dashboard-addresses.js';
 import { Clock } from '../application/ports/clock.js';
 import { RateLimiter } from '../application/ports/rate-limiter.js';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
@@ -105,6 +107,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   let migrationsApplied: string[] = [];
   let databaseUrl: string | null = null;
   container.bind<SettingsPort>(Settings).toConstantValue(settings);
+  container.bind<DashboardAddresses>(DashboardAddresses).toConstantValue(dashboardAddresses(settings));
   container.bind<Clock>(Clock).toConstantValue(options.clock ?? systemClock);
   const logger = options.logger ?? createLogger(settings);
   // Node's process metrics sample on timers of their own: only worth it where something can scrape them.

@@ -3,8 +3,6 @@ import { AccountStore, type Plan, type WorkspaceRole } from '../ports/account-st
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { subdomainOf } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
-import { Settings } from '../ports/settings.js';
 import type { GrantLock } from '../../domain/scope.js';
 
 /** Calls that only name a target: the workspace as the caller sent it, for the grant-lock rules to judge. */
@@ -18,14 +16,14 @@ export interface Whoami {
   email: string | null;
   plan: Plan;
   lock: GrantLock;
-  target: { kind: 'personal' | 'workspace'; name: string; dashboardsUrl: string };
+  target: { kind: 'personal' | 'workspace'; name: string };
   scope: string;
 }
 
 /** The caller's workspaces, slug order, each with whether this grant may act on it. */
 export interface WorkspaceList {
   lock: GrantLock;
-  workspaces: Array<{ slug: string; name: string; role: WorkspaceRole; usable: boolean; dashboardsUrl: string }>;
+  workspaces: Array<{ slug: string; name: string; role: WorkspaceRole; usable: boolean }>;
 }
 
 /** whoami and list_workspaces: who the grant acts for and where. */
@@ -34,7 +32,6 @@ export class AccountOverview {
   constructor(
     @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
-    @inject(Settings) private readonly settings: Settings,
   ) {}
 
   async whoami(principal: Principal, input: TargetArg): Promise<Whoami> {
@@ -46,7 +43,7 @@ export class AccountOverview {
       email: user?.email ?? null,
       plan: user?.plan ?? 'free',
       lock: principal.lock,
-      target: { kind: target.kind, name: subdomainOf(target), dashboardsUrl: canonicalUrl(this.settings, subdomainOf(target), '') },
+      target: { kind: target.kind, name: subdomainOf(target) },
       scope: principal.scope,
     };
   }
@@ -63,7 +60,6 @@ export class AccountOverview {
         role,
         // A legacy grant may act on any of them; a workspace-locked one on its own workspace only.
         usable: lock.kind === 'legacy' || (lock.kind === 'workspace' && lock.workspaceSlug === workspace.slug),
-        dashboardsUrl: canonicalUrl(this.settings, workspace.slug, ''),
       }))
       .sort((a, b) => a.slug.localeCompare(b.slug));
     return { lock, workspaces };

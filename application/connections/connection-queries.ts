@@ -6,7 +6,7 @@ import type { Principal } from '../ports/token-verifier.js';
 import type { ResultColumn, TableInfo } from '../ports/warehouse.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ConnectionAccess } from './connection-access.js';
-import { connectionView, type ConnectionView } from './manage-connections.js';
+import { connectionSummary, type ConnectionSummary } from './manage-connections.js';
 
 export const SAMPLE_ROWS = 5;
 
@@ -43,10 +43,10 @@ export class ConnectionQueries {
     @inject(SqlValidator) private readonly validator: SqlValidator,
   ) {}
 
-  async list(principal: Principal): Promise<ConnectionView[]> {
+  async list(principal: Principal): Promise<ConnectionSummary[]> {
     const target = await this.scopes.resolve(principal, undefined);
     const scope = target.kind === 'personal' ? { kind: 'personal' as const, userId: target.userId } : { kind: 'workspace' as const, workspaceId: target.workspaceId };
-    return (await this.store.list(scope)).map(connectionView);
+    return (await this.store.list(scope)).map(connectionSummary);
   }
 
   async introspect(principal: Principal, input: ConnectionArg): Promise<{ connection: string; tables: TableInfo[] }> {

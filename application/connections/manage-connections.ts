@@ -7,30 +7,23 @@ import { WarehouseAddressPolicy } from '../ports/warehouse-address-policy.js';
 import { ConnectionStore, type ConnectionRecord, type ConnectionScope } from '../ports/connection-store.js';
 import { Warehouse } from '../ports/warehouse.js';
 
-/** A connection as the web app, the CLI and list_connections show it: never the URL. */
-export interface ConnectionView {
-  id: string;
-  label: string;
-  kind: 'postgres';
-  status: string;
-  scope: 'personal' | 'workspace';
-  workspace_id: string | null;
-  last_tested_at: string | null;
-  last_error: string | null;
-  created_at: string;
-}
+/** A connection as its users may see it: everything but the URL. */
+export type ConnectionSummary = Omit<ConnectionRecord, 'url'>;
 
-export function connectionView(c: ConnectionRecord): ConnectionView {
+/** A connection a web-app user manages, with the slug of its workspace (null for a personal one). */
+export type ListedConnection = ConnectionSummary & { workspaceSlug: string | null };
+
+export function connectionSummary(c: ConnectionRecord): ConnectionSummary {
   return {
     id: c.id,
+    ownerUserId: c.ownerUserId,
+    workspaceId: c.workspaceId,
     label: c.label,
     kind: c.kind,
     status: c.status,
-    scope: c.workspaceId === null ? 'personal' : 'workspace',
-    workspace_id: c.workspaceId,
-    last_tested_at: c.lastTestedAt?.toISOString() ?? null,
-    last_error: c.lastError,
-    created_at: c.createdAt.toISOString(),
+    lastTestedAt: c.lastTestedAt,
+    lastError: c.lastError,
+    createdAt: c.createdAt,
   };
 }
 
@@ -52,7 +45,7 @@ export class ManageConnections {
     @inject(WarehouseAddressPolicy) private readonly addresses: WarehouseAddressPolicy,
   ) {}
 
-  async create(input: { ownerUserId: string; workspaceId: string | null; label: unknown; url: unknown }): Promise<ConnectionView> {
+  async create(input: { ownerUserId: string; workspaceId: string | null; label: unknown; url: unknown }): Promise<ConnectionSummary> {
     const owner = await this.accounts.findUserById(input.ownerUserId);
     if (!owner) throw new DomainError('not_found', 'user not found');
     if (owner.plan !== 'pro') {
@@ -99,22 +92,22 @@ export class ManageConnections {
     }
   }
 
-  async test(id: string): Promise<ConnectionView> {
+  async test(id: string): Promise<ConnectionSummary> {
     const connection = await this.found(id);
-    if (connection.status === 'disabled') return connectionView(connection);
+    if (connection.status === 'disabled') return connectionSummary(connection);
     return this.runTest(connection);
   }
 
   /** Takes a connection out of use (every query on it is refused) until it is enabled again. */
-  async disable(id: string): Promise<ConnectionView> {
+  async disable(id: string): Promise<ConnectionSummary> {
     const connection = await this.found(id);
     const outcome = { status: 'disabled' as const, testedAt: this.clock.now(), error: null };
     await this.store.recordTest(id, outcome);
-    return connectionView({ ...connection, status: outcome.status, lastTestedAt: outcome.testedAt, lastError: null });
+    return connectionSummary({ ...connection, status: outcome.status, lastTestedAt: outcome.testedAt, lastError: null });
   }
 
   /** Puts a disabled connection back: it is tested at once and becomes active or failing. */
-  async enable(id: string): Promise<ConnectionView> {
+  async enable(id: string): Promise<ConnectionSummary> {
     return this.runTest(await this.found(id));
   }
 
@@ -124,7 +117,7 @@ export class ManageConnections {
     return connection;
   }
 
-  private async runTest(connection: ConnectionRecord): Promise<ConnectionView> {
+  private async runTest(connection: ConnectionRecord): Promise<ConnectionSummary> {
     return this.record(connection, (await this.tryConnection(connection.url)).error);
   }
 
@@ -139,27 +132,27 @@ export class ManageConnections {
     }
   }
 
-  private async record(connection: ConnectionRecord, error: string | null): Promise<ConnectionView> {
+  private async record(connection: ConnectionRecord, error: string | null): Promise<ConnectionSummary> {
     const outcome = { status: error === null ? ('active' as const) : ('failing' as const), testedAt: this.clock.now(), error };
     await this.store.recordTest(connection.id, outcome);
-    return connectionView({ ...connection, ...outcome, lastTestedAt: outcome.testedAt, lastError: error });
+    return connectionSummary({ ...connection, ...outcome, lastTestedAt: outcome.testedAt, lastError: error });
   }
 
-  async list(scope: ConnectionScope): Promise<ConnectionView[]> {
-    return (await this.store.list(scope)).map(connectionView);
+  async list(scope: ConnectionScope): Promise<ConnectionSummary[]> {
+    return (await this.store.list(scope)).map(connectionSummary);
   }
 
-  async listAll(): Promise<ConnectionView[]> {
-    return (await this.store.listAll()).map(connectionView);
+  async listAll(): Promise<ConnectionSummary[]> {
+    return (await this.store.listAll()).map(connectionSummary);
   }
 
   /** The connections a web-app user manages: their personal ones and those of their workspaces. */
-  async listForUser(userId: string): Promise<Array<ConnectionView & { workspace_slug: string | null }>> {
-    const personal = (await this.store.list({ kind: 'personal', userId })).map((c) => ({ ...connectionView(c), workspace_slug: null }));
-    const shared = [];
+  async listForUser(userId: string): Promise<ListedConnection[]> {
+    const personal = (await this.store.list({ kind: 'personal', userId })).map((c): ListedConnection => ({ ...connectionSummary(c), workspaceSlug: null }));
+    const shared: ListedConnection[] = [];
     for (const { workspace } of await this.accounts.listMemberships(userId)) {
       for (const c of await this.store.list({ kind: 'workspace', workspaceId: workspace.id })) {
-        shared.push({ ...connectionView(c), workspace_slug: workspace.slug });
+        shared.push({ ...connectionSummary(c), workspaceSlug: workspace.slug });
       }
     }
     return [...personal, ...shared];

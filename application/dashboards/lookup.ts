@@ -29,7 +29,7 @@ export type ShownVersion = Pick<VersionRecord, 'files'> & ({ spec: unknown } | {
 
 /**
  * A dashboard as the dashboard use cases answer it: its record and the version its files and spec come
- * from (the current one). The shells present it (shells/presenters/dashboard-presenters.ts).
+ * from (the current one). The shells present it (shells/presenters/dashboards/dashboard-presenters.ts).
  */
 export interface CurrentDashboard {
   dashboard: DashboardRecord;

@@ -1,9 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { Visibility } from '../../domain/metadata.js';
 import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
-import { canonicalUrl } from '../../domain/urls.js';
-import { Settings } from '../ports/settings.js';
-import { HostingCatalog, type Site } from './hosting-catalog.js';
+import { HostingCatalog, type ListedDashboard, type Site } from './hosting-catalog.js';
 import { ViewerAccess } from './viewer-access.js';
 
 export interface HostingRequest {
@@ -11,7 +9,7 @@ export interface HostingRequest {
   subdomain: string;
   /** The raw (undecoded) request path. */
   path: string;
-  /** The raw query string without `?`; kept on redirects. */
+  /** The raw query string without `?`; kept in the sign-in's return path. */
   query: string;
   /** The viewer cookie's value, read only when a private dashboard needs it. */
   viewerToken: () => string | null;
@@ -30,10 +28,19 @@ export interface FileOutcome {
   page: boolean;
 }
 
+/** Where a request leads instead of a file; the shell makes the URL and picks the status. */
+export type Moved =
+  /** An old slug (an alias): the dashboard lives at `slug` for good, `filename` kept ('' for its page). */
+  | { kind: 'moved'; subdomain: string; slug: string; filename: string; visibility: Visibility }
+  /** A dashboard published without an index.html: its page opens its first file. */
+  | { kind: 'first_file'; subdomain: string; slug: string; filename: string; visibility: Visibility }
+  /** A page's relative link arrived at the root: the file is in the Referer's dashboard, `slug`. */
+  | { kind: 'relative_link'; slug: string; filename: string; visibility: Visibility };
+
 export type HostingOutcome =
   | FileOutcome
-  | { kind: 'redirect'; status: 301 | 302; location: string; visibility: Visibility }
-  | { kind: 'listing'; subdomain: string; dashboards: Array<{ slug: string; name: string; url: string; updatedAt: Date }> }
+  | Moved
+  | { kind: 'listing'; subdomain: string; dashboards: ListedDashboard[] }
   /** A private dashboard and no signed-in viewer: send them through the web app's sign-in. */
   | { kind: 'sign_in'; returnPath: string }
   /** Missing, or private and the viewer is not allowed: the two are indistinguishable on purpose. */
@@ -45,15 +52,14 @@ const NOT_FOUND: HostingOutcome = { kind: 'not_found' };
 
 /**
  * Resolves one request on `<subdomain>.{dashboard_domain}`: `/` lists the account's public dashboards,
- * `/<slug>` and `/<slug>/` serve its index.html, `/<slug>/<filename>` one file; aliases answer 301 to
- * the canonical URL (file path kept); private dashboards only for their owner or workspace members.
+ * `/<slug>` and `/<slug>/` serve its index.html, `/<slug>/<filename>` one file; aliases lead to the
+ * canonical dashboard (file path kept); private dashboards only for their owner or workspace members.
  */
 @injectable()
 export class ServeDashboard {
   constructor(
     @inject(HostingCatalog) private readonly catalog: HostingCatalog,
     @inject(ViewerAccess) private readonly viewers: ViewerAccess,
-    @inject(Settings) private readonly settings: Settings,
   ) {}
 
   async execute(request: HostingRequest): Promise<HostingOutcome> {
@@ -80,17 +86,14 @@ export class ServeDashboard {
       if (userId === null) return { kind: 'sign_in', returnPath: request.path + (request.query ? `?${request.query}` : '') };
       if (!(await this.catalog.canView(site, userId))) return NOT_FOUND;
     }
-    if (found.kind === 'alias') {
-      const location = canonicalUrl(this.settings, site.subdomain, dashboard.slug, filename || undefined);
-      return { kind: 'redirect', status: 301, location: location + (request.query ? `?${request.query}` : ''), visibility: dashboard.visibility };
-    }
+    if (found.kind === 'alias') return { kind: 'moved', subdomain: site.subdomain, slug: dashboard.slug, filename, visibility: dashboard.visibility };
     const name = filename || DEFAULT_FILENAME;
     const entry = Object.hasOwn(found.manifest, name) ? found.manifest[name] : undefined;
     if (!entry) {
       // A dashboard published without an index.html: its URL opens its first file.
       const first = Object.keys(found.manifest).sort()[0];
       if (filename !== '' || first === undefined) return NOT_FOUND;
-      return { kind: 'redirect', status: 302, location: canonicalUrl(this.settings, site.subdomain, dashboard.slug, first), visibility: dashboard.visibility };
+      return { kind: 'first_file', subdomain: site.subdomain, slug: dashboard.slug, filename: first, visibility: dashboard.visibility };
     }
     const file = await this.catalog.file(entry);
     if (!file) throw new Error(`file ${entry.sha256} of dashboard ${dashboard.id} is missing from storage`);
@@ -136,25 +139,20 @@ export class ServeDashboard {
 
   /**
    * The canonical URL has no trailing slash, so a page's relative link `data.json` arrives as
-   * `/data.json`. When the Referer is one of this account's dashboards holding that file, send the
-   * browser there (302: it depends on the Referer).
+   * `/data.json`. When the Referer is one of this account's dashboards holding that file, lead the
+   * browser there (the shell answers it as temporary: it depends on the Referer).
    */
   private async relativeLinkFallback(site: Site, request: HostingRequest, name: string): Promise<HostingOutcome> {
     const referer = request.refererPath();
     const refererSlug = referer?.split('/')[1];
     if (!refererSlug || refererSlug === name || !SLUG.test(refererSlug) || !FILENAME.test(name)) return NOT_FOUND;
     const inner = await this.resolve(site, request, refererSlug, name);
-    if (inner.kind === 'redirect') return inner;
+    if (inner.kind === 'moved' || inner.kind === 'first_file') return inner;
     if (inner.kind !== 'file') return NOT_FOUND;
-    return { kind: 'redirect', status: 302, location: `/${refererSlug}/${name}${request.query ? `?${request.query}` : ''}`, visibility: inner.visibility };
+    return { kind: 'relative_link', slug: refererSlug, filename: name, visibility: inner.visibility };
   }
 
   private async listing(site: Site): Promise<HostingOutcome> {
-    const listed = await this.catalog.publicListing(site);
-    return {
-      kind: 'listing',
-      subdomain: site.subdomain,
-      dashboards: listed.map((d) => ({ ...d, url: canonicalUrl(this.settings, site.subdomain, d.slug) })),
-    };
+    return { kind: 'listing', subdomain: site.subdomain, dashboards: await this.catalog.publicListing(site) };
   }
 }

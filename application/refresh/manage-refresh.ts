@@ -3,8 +3,7 @@ import { isRefreshable, parseDashboardSpec } from '../../domain/dashboard-spec.j
 import { DomainError, invalid } from '../../domain/errors.js';
 import { validateSlug } from '../../domain/names.js';
 import { refreshBudgetExhausted } from '../../domain/rate-limits.js';
-import { ownerOf, subdomainOf, triggerRefreshWorkspaceRefusal, type Target } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
+import { ownerOf, triggerRefreshWorkspaceRefusal, type Target } from '../../domain/scope.js';
 import { checkScheduleInterval } from '../../domain/refresh-interval.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
@@ -12,7 +11,6 @@ import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.j
 import { RefreshQueue } from '../ports/refresh-queue.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { RefreshStateStore, type RefreshRun, type RefreshSchedule } from '../ports/refresh-state-store.js';
-import { Settings } from '../ports/settings.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { loadDashboard, noDashboardInAccount, type DashboardRef } from '../dashboards/lookup.js';
@@ -33,23 +31,23 @@ export interface ScheduleCommand extends DashboardRef {
 
 /** The schedule now in force (null when cleared) and its next runs. */
 export interface ScheduleSet {
+  target: Target;
   slug: string;
-  url: string;
   schedule: { cron: string; timezone: string; nextRuns: Date[] } | null;
   warnings: string[];
 }
 
 /** trigger_refresh's outcome: queued, or folded into a refresh already waiting (nothing new queued). */
 export interface RefreshTriggered {
+  target: Target;
   slug: string;
-  url: string;
   queued: boolean;
 }
 
 /** get_refresh_status's answer: the schedule, the last run, and whether the live render is current. */
 export interface RefreshStatus {
+  target: Target;
   slug: string;
-  url: string;
   refreshable: boolean;
   connection: string;
   schedule: RefreshSchedule | null;
@@ -70,7 +68,6 @@ export class ManageRefresh {
     @inject(RateLimiter) private readonly limiter: RateLimiter,
     @inject(ConnectionStore) private readonly connections: ConnectionStore,
     @inject(RefreshOptions) private readonly options: RefreshOptions,
-    @inject(Settings) private readonly settings: Settings,
     @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(Clock) private readonly clock: Clock,
   ) {}
@@ -81,16 +78,15 @@ export class ManageRefresh {
     const dashboard = await this.dashboards.findDashboard(ownerOf(target), slug);
     if (!dashboard) throw noDashboardInWorkspace(slug);
     await this.requireRefreshable(dashboard);
-    const url = this.url(target, slug);
     if (command.schedule === null) {
       await this.state.clearSchedule(dashboard.id);
-      return { slug, url, schedule: null, warnings: [] };
+      return { target, slug, schedule: null, warnings: [] };
     }
     const { cron, timezone } = parseSchedule(command.schedule, command.timezone);
     await this.checkInterval(principal, cron);
     const next = nextRuns(cron, timezone, this.clock.now(), 3);
     await this.state.setSchedule({ dashboardId: dashboard.id, cron, timezone, nextRunAt: next[0] ?? null });
-    return { slug, url, schedule: { cron, timezone, nextRuns: next }, warnings: await this.warnings(target, dashboard) };
+    return { target, slug, schedule: { cron, timezone, nextRuns: next }, warnings: await this.warnings(target, dashboard) };
   }
 
   /** Personal dashboards only: `workspace` is not offered, and refused with its own text when sent anyway. */
@@ -105,13 +101,13 @@ export class ManageRefresh {
     await this.requireRefreshable(dashboard);
     const owner = ownerOf(target);
     // Folded into a refresh already waiting: nothing new runs, so nothing counts against the budget.
-    if (await this.queue.isWaiting(dashboard.id)) return { slug, url: this.url(target, slug), queued: false };
+    if (await this.queue.isWaiting(dashboard.id)) return { target, slug, queued: false };
     const allowed = await this.limiter
       .consume('refresh_budget', `${owner.kind}:${owner.id}`, this.options.budgetPerHour, HOUR_SECONDS)
       .catch(() => true); // fail open, as every limit; limiter adapters log their own failures
     if (!allowed) throw refreshBudgetExhausted();
     const queued = await this.queue.enqueue({ dashboardId: dashboard.id, trigger: 'manual' });
-    return { slug, url: this.url(target, slug), queued };
+    return { target, slug, queued };
   }
 
   async status(principal: Principal, query: DashboardRef): Promise<RefreshStatus> {
@@ -121,8 +117,8 @@ export class ManageRefresh {
     const schedule = await this.state.getSchedule(dashboard.id);
     const live = await this.state.liveRender(dashboard.id);
     return {
+      target,
       slug: dashboard.slug,
-      url: this.url(target, dashboard.slug),
       refreshable: current.spec !== null && isRefreshable(parseDashboardSpec(current.spec)),
       connection: dashboard.connection,
       schedule,
@@ -152,9 +148,5 @@ export class ManageRefresh {
     if (target.kind !== 'workspace' || dashboard.connection === 'self') return [];
     const connection = await this.connections.findById(dashboard.connection);
     return connection && connection.workspaceId !== target.workspaceId ? [personalConnectionOnWorkspaceWarning(connection.label)] : [];
-  }
-
-  private url(target: Target, slug: string) {
-    return canonicalUrl(this.settings, subdomainOf(target), slug);
   }
 }

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { isRefreshable, parseDashboardSpec } from '../../domain/dashboard-spec.js';
-import { canonicalUrl } from '../../domain/urls.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
+import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
 import { PageRenderer } from '../ports/page-renderer.js';
 import { RefreshStateStore, type RefreshRun, type RefreshTrigger } from '../ports/refresh-state-store.js';
-import { Settings } from '../ports/settings.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
 import { fileEntry } from '../dashboards/file-entries.js';
@@ -26,7 +25,7 @@ export class RefreshDashboard {
     @inject(RefreshStateStore) private readonly state: RefreshStateStore,
     @inject(ConnectionAccess) private readonly access: ConnectionAccess,
     @inject(PageRenderer) private readonly renderer: PageRenderer,
-    @inject(Settings) private readonly settings: Settings,
+    @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -67,7 +66,7 @@ export class RefreshDashboard {
     const files = await renderSpecFiles(this.renderer, spec, data, {
       fallbackTitle: dashboard.name,
       renderedAt: this.clock.now(),
-      url: canonicalUrl(this.settings, await this.subdomain(dashboard), dashboard.slug),
+      url: this.addresses.pageUrl(await this.subdomain(dashboard), dashboard.slug),
     });
     const manifest: Manifest = {};
     for (const [name, bytes] of Object.entries(files)) manifest[name] = fileEntry(name, bytes);

@@ -2,10 +2,9 @@ import { inject, injectable } from 'inversify';
 import { isRefreshable, parseDashboardSpec, queryIds } from '../../domain/dashboard-spec.js';
 import { DomainError, isDomainError } from '../../domain/errors.js';
 import { subdomainOf } from '../../domain/scope.js';
-import { canonicalUrl } from '../../domain/urls.js';
 import { Clock } from '../ports/clock.js';
+import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { PageRenderer } from '../ports/page-renderer.js';
-import { Settings } from '../ports/settings.js';
 import type { PreparedSpec, SpecPublisher } from '../ports/spec-publisher.js';
 import { SqlValidator } from '../ports/sql-validator.js';
 import { runSpecQueries } from './run-queries.js';
@@ -21,7 +20,7 @@ export class SpecPublisherService implements SpecPublisher {
   constructor(
     @inject(SqlValidator) private readonly validator: SqlValidator,
     @inject(PageRenderer) private readonly renderer: PageRenderer,
-    @inject(Settings) private readonly settings: Settings,
+    @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -45,7 +44,7 @@ export class SpecPublisherService implements SpecPublisher {
     const files = await renderSpecFiles(this.renderer, spec, data, {
       fallbackTitle: input.fallbackTitle,
       renderedAt: this.clock.now(),
-      url: canonicalUrl(this.settings, subdomainOf(input.target), input.slug),
+      url: this.addresses.pageUrl(subdomainOf(input.target), input.slug),
     });
     return { spec, files, warnings };
   }

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { ManageConnections, type ConnectionView } from '../../application/connections/manage-connections.js';
+import { ManageConnections, type ConnectionSummary } from '../../application/connections/manage-connections.js';
 import { DomainError, invalid } from '../../domain/errors.js';
+import { connectionJson } from '../presenters/connections/connection-presenters.js';
 import { action } from './context.js';
 import { print, readStdin, table, type GlobalOptions } from './output.js';
 
 /** `connection "<label>" <id>: <status>`, with the last error when there is one. */
-function printStatus(options: GlobalOptions, connection: ConnectionView): void {
+function printStatus(options: GlobalOptions, summary: ConnectionSummary): void {
+  const connection = connectionJson(summary);
   print(options, connection, () => [
     `connection "${connection.label}" ${connection.id}: ${connection.status}` + (connection.last_error ? ` (${connection.last_error})` : ''),
   ]);
@@ -42,7 +44,7 @@ function registerAdd(connection: Command): void {
           if (!workspace) throw new DomainError('not_found', `workspace "${options.workspace}" not found`);
           workspaceId = workspace.id;
         }
-        const created = await app.container.get(ManageConnections).create({ ownerUserId: owner.id, workspaceId, label: options.label, url });
+        const created = connectionJson(await app.container.get(ManageConnections).create({ ownerUserId: owner.id, workspaceId, label: options.label, url }));
         print(options, created, () => [
           `added connection "${created.label}" id ${created.id} status ${created.status}` + (created.last_error ? ` (${created.last_error})` : ''),
         ]);
@@ -57,7 +59,7 @@ function registerUpkeep(connection: Command): void {
     .description('list every warehouse connection (never their URLs)')
     .action(
       action(async (app, options) => {
-        const all = await app.container.get(ManageConnections).listAll();
+        const all = (await app.container.get(ManageConnections).listAll()).map(connectionJson);
         print(options, all, () => table(all as unknown as Array<Record<string, unknown>>, ['id', 'label', 'status', 'scope', 'workspace_id', 'last_tested_at', 'last_error']));
       }),
     );

@@ -3,7 +3,7 @@ import { AdminDashboards, type AdminDashboardRow } from '../../application/dashb
 import { Settings } from '../../application/ports/settings.js';
 import { subdomainOf } from '../../domain/scope.js';
 import type { UrlSettings } from '../../domain/urls.js';
-import { dashboardUrl } from '../presenters/dashboard-presenters.js';
+import { dashboardUrl } from '../presenters/dashboards/dashboard-presenters.js';
 import { registerArchiveCommands } from './archive-commands.js';
 import { action } from './context.js';
 import { print, table } from './output.js';

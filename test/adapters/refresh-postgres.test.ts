@@ -73,7 +73,7 @@ describe('connections and refresh on PostgreSQL', function () {
     it('becomes active after a successful test and keeps the URL encrypted at rest', async () => {
       const { principal, connection } = await proWithConnection();
       expect(connection.status).to.equal('active');
-      expect(connection.last_tested_at).to.be.a('string');
+      expect(connection.lastTestedAt).to.be.instanceOf(Date);
       const client = new pg.Client({ connectionString: service.url });
       await client.connect();
       const { rows } = await client.query('SELECT url_sealed FROM connections WHERE id = $1', [connection.id]);
@@ -102,7 +102,7 @@ describe('connections and refresh on PostgreSQL', function () {
         url: 'postgres://postgres@127.0.0.1:1/nowhere_test',
       });
       expect(broken.status).to.equal('failing');
-      expect(broken.last_error).to.include('could not connect');
+      expect(broken.lastError).to.include('could not connect');
       const r = await tools.call(principal, 'introspect_schema', { connection: broken.id });
       expect(r.isError).to.equal(true);
       expect(text(r)).to.equal(
@@ -242,7 +242,7 @@ describe('connections and refresh on PostgreSQL', function () {
 
       const run = await app.container.get(RefreshDashboard).run(dashboard.id, 'schedule');
       expect(run).to.include({ outcome: 'success', error: null });
-      expect((await connections().list({ kind: 'personal', userId: principal.userId })).find((c) => c.id === connection.id)).to.include({ status: 'active', last_error: null });
+      expect((await connections().list({ kind: 'personal', userId: principal.userId })).find((c) => c.id === connection.id)).to.include({ status: 'active', lastError: null });
 
       await connections().disable(connection.id);
       const refused = await app.container.get(RefreshDashboard).run(dashboard.id, 'schedule');

@@ -72,7 +72,7 @@ describe('warehouse address policy on PostgreSQL', function () {
     }
     expect(await stored(allowing, user.id)).to.equal(0);
     const connection = await add(allowing, user.id, warehouse.url);
-    expect(connection).to.include({ status: 'active', last_error: null });
+    expect(connection).to.include({ status: 'active', lastError: null });
   });
 
   it('refuses again at use time: tools and refreshes on a connection made while private networks were allowed', async () => {
@@ -102,6 +102,6 @@ describe('warehouse address policy on PostgreSQL', function () {
     expect(text(status)).to.contain(privateText(host));
 
     const retested = await refusing.container.get(ManageConnections).test(connection.id);
-    expect(retested).to.include({ status: 'failing', last_error: privateText(host) });
+    expect(retested).to.include({ status: 'failing', lastError: privateText(host) });
   });
 });

@@ -14,12 +14,9 @@ import { safeReturnPath, ViewerAccess } from '../../application/hosting/viewer-a
 import type { DailyViews, ViewCounter } from '../../application/ports/view-counter.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { ManualClock, renameDashboard, seedDashboard, sha256 } from '../support/hosting-fixtures.js';
-import { testSettings } from '../support/settings.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
 
 describe('application: hosting (memory)', () => {
-  const settings = testSettings();
-  const base = `http://ada.${settings.dashboardDomain}`;
   let clock: ManualClock;
   let accounts: MemoryAccountStore;
   let store: MemoryDashboardStore;
@@ -55,7 +52,7 @@ describe('application: hosting (memory)', () => {
     viewers = new ViewerAccess(new MemoryViewerTickets(), clock, options);
     refreshState = new MemoryRefreshStateStore();
     const catalog = new HostingCatalog(store, accounts, new ServedFiles(store, new LiveFiles(refreshState)), clock, options);
-    serve = new ServeDashboard(catalog, viewers, settings);
+    serve = new ServeDashboard(catalog, viewers);
   });
 
   async function sessionFor(userId: string, subdomain: string): Promise<string> {
@@ -132,20 +129,21 @@ describe('application: hosting (memory)', () => {
     const outcome = await get('ada', '/');
     expect(outcome.kind).to.equal('listing');
     const listing = outcome as Extract<HostingOutcome, { kind: 'listing' }>;
-    expect(listing.dashboards.map((d) => [d.slug, d.name, d.url])).to.deep.equal([
-      ['alpha', 'Alpha', `${base}/alpha`],
-      ['zeta', 'Zeta <b>', `${base}/zeta`],
+    expect(listing.subdomain).to.equal('ada');
+    expect(listing.dashboards.map((d) => [d.slug, d.name])).to.deep.equal([
+      ['alpha', 'Alpha'],
+      ['zeta', 'Zeta <b>'],
     ]);
   });
 
-  it('redirects an alias with 301 to the canonical URL, keeping the file path and query, in one hop', async () => {
+  it('leads an alias to the canonical dashboard, keeping the file name, in one hop', async () => {
     const d = await seedDashboard(store, ada, { slug: 'one', files: { 'index.html': 'x', 'app.css': 'y' } });
     await renameDashboard(store, d, 'one', 'two');
     await renameDashboard(store, d, 'two', 'three');
     clock.advance(2_000);
-    expect(await get('ada', '/one')).to.deep.equal({ kind: 'redirect', status: 301, location: `${base}/three`, visibility: 'public' });
-    expect(await get('ada', '/two/')).to.deep.include({ status: 301, location: `${base}/three` });
-    expect(await get('ada', '/one/app.css', { query: 'v=2' })).to.deep.include({ status: 301, location: `${base}/three/app.css?v=2` });
+    expect(await get('ada', '/one')).to.deep.equal({ kind: 'moved', subdomain: 'ada', slug: 'three', filename: '', visibility: 'public' });
+    expect(await get('ada', '/two/')).to.deep.include({ kind: 'moved', slug: 'three', filename: '' });
+    expect(await get('ada', '/one/app.css', { query: 'v=2' })).to.deep.include({ kind: 'moved', slug: 'three', filename: 'app.css' });
     expectFile(await get('ada', '/three/app.css'));
   });
 
@@ -173,7 +171,7 @@ describe('application: hosting (memory)', () => {
     expectFile(await get('acme', '/roadmap', { viewerToken: () => member }));
     expect((await get('acme', '/roadmap', { viewerToken: () => outsider })).kind).to.equal('not_found');
     expect((await get('acme', '/plan', { viewerToken: () => outsider })).kind).to.equal('not_found');
-    expect(await get('acme', '/plan', { viewerToken: () => member })).to.deep.include({ status: 301, visibility: 'private' });
+    expect(await get('acme', '/plan', { viewerToken: () => member })).to.deep.include({ kind: 'moved', slug: 'roadmap', visibility: 'private' });
     expect((await get('acme', '/plan')).kind).to.equal('sign_in');
   });
 
@@ -185,13 +183,13 @@ describe('application: hosting (memory)', () => {
 
   it('opens the first file of a dashboard that has no index.html', async () => {
     await seedDashboard(store, ada, { slug: 'report', files: { 'b.csv': 'b', 'a.csv': 'a' } });
-    expect(await get('ada', '/report')).to.deep.include({ kind: 'redirect', status: 302, location: `${base}/report/a.csv` });
+    expect(await get('ada', '/report')).to.deep.equal({ kind: 'first_file', subdomain: 'ada', slug: 'report', filename: 'a.csv', visibility: 'public' });
     expect((await get('ada', '/report/index.html')).kind).to.equal('not_found');
   });
 
   it('sends a relative link resolved against / to the referring dashboard file', async () => {
     await seedDashboard(store, ada, { slug: 'sales', files: { 'index.html': 'x', 'data.json': '{}' } });
-    expect(await get('ada', '/data.json', { refererPath: () => '/sales' })).to.deep.include({ kind: 'redirect', status: 302, location: '/sales/data.json' });
+    expect(await get('ada', '/data.json', { refererPath: () => '/sales' })).to.deep.equal({ kind: 'relative_link', slug: 'sales', filename: 'data.json', visibility: 'public' });
     expect((await get('ada', '/data.json')).kind).to.equal('not_found');
     expect((await get('ada', '/nope.json', { refererPath: () => '/sales' })).kind).to.equal('not_found');
   });

@@ -65,7 +65,7 @@ describe('warehouse address policy in the use cases (memory storage, ALLOW_PRIVA
       status: 'active', lastTestedAt: null, lastError: null, createdAt: new Date(),
     });
     const tested = await manage().test(id);
-    expect(tested).to.include({ status: 'failing', last_error: PRIVATE('192.168.1.20') });
+    expect(tested).to.include({ status: 'failing', lastError: PRIVATE('192.168.1.20') });
   });
 });
 

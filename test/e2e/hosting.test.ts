@@ -180,6 +180,16 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
     expect([landed.status, landed.headers['content-type'], landed.text]).to.deep.equal([200, 'text/csv; charset=utf-8', 'a,b\n1,2\n']);
   });
 
+  it('answers 302 to the first file of a dashboard without index.html, and to the file a page linked relatively', async () => {
+    await publish(ada, { path: 'tables/b.csv', body: 'b\n1\n' });
+    await publish(ada, { path: 'tables/a.csv', body: 'a\n1\n' });
+    const first = await get(adaHandle, '/tables?x=1');
+    expect([first.status, first.headers.location]).to.deep.equal([302, `http://${adaHandle}.${domain}/tables/a.csv`]);
+    const linked = await get(adaHandle, '/data.json?v=2', { referer: `http://${adaHandle}.${domain}/sales` });
+    expect([linked.status, linked.headers.location]).to.deep.equal([302, '/sales/data.json?v=2']);
+    expect(linked.headers['cache-control']).to.equal('public, max-age=60');
+  });
+
   /** The whole round trip a browser makes; returns the viewer cookie pair. */
   async function signInAs(webSession: string, sub: string, path: string): Promise<{ cookie: string; ticketUrl: URL; state: string }> {
     const first = await get(sub, path);

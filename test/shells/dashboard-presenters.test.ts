@@ -14,7 +14,7 @@ import {
   versionJson,
   versionListJson,
   versionNamedJson,
-} from '../../shells/presenters/dashboard-presenters.js';
+} from '../../shells/presenters/dashboards/dashboard-presenters.js';
 import { detailView } from '../../shells/koa/app/dashboards-pages.js';
 import { dashboardRowJson } from '../../shells/cli/dashboard-commands.js';
 import type { DashboardDetail } from '../../application/dashboards/owner-dashboards.js';

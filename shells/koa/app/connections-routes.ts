@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Container } from 'inversify';
 import type Koa from 'koa';
-import { ManageConnections, type ConnectionView } from '../../../application/connections/manage-connections.js';
+import { ManageConnections, type ListedConnection } from '../../../application/connections/manage-connections.js';
 import { WebSessionService } from '../../../application/auth/web-session-service.js';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { SecretTokens } from '../../../application/ports/secret-tokens.js';
@@ -12,8 +12,6 @@ import { onRefusal } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 
 export const CONNECTIONS_PATH = '/connections';
-
-type Listed = ConnectionView & { workspace_slug: string | null };
 
 /**
  * The web app's warehouse connections page (`/connections`): list, add (tests it at once), test and
@@ -32,12 +30,12 @@ export function createConnectionsRoutes(container: Container, settings: Settings
   const signIn = (ctx: Koa.Context) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(CONNECTIONS_PATH)}`);
 
   const render = async (ctx: Koa.Context, userId: string, status = 200, message?: { error?: string; notice?: string }) => {
-    const list: Listed[] = await manage.listForUser(userId);
+    const list: ListedConnection[] = await manage.listForUser(userId);
     const workspaces = await accounts.listMemberships(userId);
     const csrf = html`<input type="hidden" name="csrf" value="${security.csrfToken(ctx)}">`;
     const rows = list.map(
-      (c) => html`<tr><td>${c.label}<div class="note mono">${c.id}</div></td><td>${c.workspace_slug ?? 'personal'}</td>
-<td>${c.status}${c.last_error ? html`<div class="note">${c.last_error}</div>` : ''}</td>
+      (c) => html`<tr><td>${c.label}<div class="note mono">${c.id}</div></td><td>${c.workspaceSlug ?? 'personal'}</td>
+<td>${c.status}${c.lastError ? html`<div class="note">${c.lastError}</div>` : ''}</td>
 <td><form method="post" action="${CONNECTIONS_PATH}/test" class="inline">${csrf}<input type="hidden" name="id" value="${c.id}"><button class="link" type="submit">Test</button></form>
 <form method="post" action="${CONNECTIONS_PATH}/remove" class="inline">${csrf}<input type="hidden" name="id" value="${c.id}"><button class="link" type="submit">Remove</button></form></td></tr>`,
     );

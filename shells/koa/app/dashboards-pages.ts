@@ -1,6 +1,6 @@
 import type { DashboardDetail, OwnerChoice, OwnerPage } from '../../../application/dashboards/owner-dashboards.js';
 import type { UrlSettings } from '../../../domain/urls.js';
-import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type VersionJson } from '../../presenters/dashboard-presenters.js';
+import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type VersionJson } from '../../presenters/dashboards/dashboard-presenters.js';
 import { html, layout, type Html } from './html.js';
 import { viewsChart } from './views-chart.js';
 
@@ -115,7 +115,7 @@ const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z
 
 /**
  * The dashboard page's data: the use case's detail, with the dashboard, its versions and old addresses
- * presented as the dashboard tools answer them (shells/presenters/dashboard-presenters.ts).
+ * presented as the dashboard tools answer them (shells/presenters/dashboards/dashboard-presenters.ts).
  */
 export interface DetailView extends Omit<DashboardDetail, 'dashboard' | 'versions' | 'aliases'> {
   dashboard: DashboardJson;

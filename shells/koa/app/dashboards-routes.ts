@@ -7,7 +7,7 @@ import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { contentTypeFor } from '../../../domain/content-types.js';
 import type { DomainError } from '../../../domain/errors.js';
-import { dashboardUrl, versionJson } from '../../presenters/dashboard-presenters.js';
+import { dashboardUrl, versionJson } from '../../presenters/dashboards/dashboard-presenters.js';
 import { field, readForm, type FormFields } from './forms.js';
 import { contentSecurityPolicy } from './html.js';
 import { messagePage } from './pages.js';

@@ -1,9 +1,10 @@
 import type { Container } from 'inversify';
 import type Koa from 'koa';
 import { Settings } from '../../../application/ports/settings.js';
-import { ServeDashboard, type HostingOutcome } from '../../../application/hosting/serve-dashboard.js';
+import { ServeDashboard, type HostingOutcome, type Moved } from '../../../application/hosting/serve-dashboard.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
+import { listingRows, movedLocation } from '../../presenters/hosting/hosting-presenters.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
 import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
 
@@ -23,6 +24,9 @@ export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 const STATE_MAX_AGE_SECONDS = 600;
 /** Private bytes load only on their own origin: no other tenant's page may embed them as script, style, image or frame. */
 export const PRIVATE_FRAME_POLICY = "frame-ancestors 'self'";
+
+/** An alias moved for good; the other two depend on the manifest or the Referer, so they may change. */
+export const REDIRECT_STATUS: Readonly<Record<Moved['kind'], number>> = { moved: 301, first_file: 302, relative_link: 302 };
 
 /** Marks an answer about a private dashboard (its files, its redirects, the way to its sign-in) as this origin's only. */
 function setPrivateHeaders(ctx: Koa.Context): void {
@@ -88,14 +92,16 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         ctx.body = outcome.body;
         return;
       }
-      case 'redirect':
-        ctx.status = outcome.status;
-        ctx.set('Location', outcome.location);
+      case 'moved':
+      case 'first_file':
+      case 'relative_link':
+        ctx.status = REDIRECT_STATUS[outcome.kind];
+        ctx.set('Location', movedLocation(settings, outcome, ctx.querystring));
         ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
         if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
         return;
       case 'listing':
-        servicePage(ctx, 200, listingPage(outcome.subdomain, outcome.dashboards), 'no-cache');
+        servicePage(ctx, 200, listingPage(outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
         return;
       case 'sign_in': {
         const navigation = isTopLevelNavigation(ctx.method, { mode: ctx.get('sec-fetch-mode'), dest: ctx.get('sec-fetch-dest'), accept: ctx.get('accept') });

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
 import { ConnectionQueries } from '../../../../application/connections/connection-queries.js';
+import { connectionJson } from '../../../presenters/connections/connection-presenters.js';
 import { answer, textOnly, warningLines } from './presenters.js';
 import { object, READ_WAREHOUSE as READ } from './schemas.js';
 
@@ -43,7 +44,7 @@ export function connectionTools(container: Container): ToolDefinition[] {
       outputSchema: object({ count: { type: 'integer' }, connections: { type: 'array', items: connectionSchema } }, ['count', 'connections']),
       annotations: READ,
       async call(principal) {
-        const connections = await queries.list(principal);
+        const connections = (await queries.list(principal)).map(connectionJson);
         // The spec's exact text alone, plus the (empty) structured copy: a tool that declares an
         // outputSchema must return structuredContent or the MCP SDK client refuses the result.
         if (connections.length === 0) return { ...textOnly('You have no warehouse connections.'), structuredContent: { count: 0, connections: [] } };

@@ -3,7 +3,7 @@ import { DashboardResources } from '../../../../application/dashboards/dashboard
 import { Settings } from '../../../../application/ports/settings.js';
 import { subdomainOf } from '../../../../domain/scope.js';
 import { DEFAULT_RESOURCE_MIME_TYPE, resourceUri, type ResourceSource } from '../resources.js';
-import { pageJson } from '../../../presenters/dashboard-presenters.js';
+import { pageJson } from '../../../presenters/dashboards/dashboard-presenters.js';
 
 /** resources/list and resources/read over the dashboard use cases. */
 export function dashboardResourceSource(container: Container, serviceName: string): ResourceSource {

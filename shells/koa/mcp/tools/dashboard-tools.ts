@@ -23,7 +23,7 @@ import {
   versionFoundJson,
   versionListJson,
   versionNamedJson,
-} from '../../../presenters/dashboard-presenters.js';
+} from '../../../presenters/dashboards/dashboard-presenters.js';
 import { bodyRequest, dashboardRef, listQuery, metadataInput, publishCommand, renameCommand, versionRef } from './commands.js';
 import { dashboardSchema, nullableString, object, READ, slugArg, versionIdArg, workspaceArg } from './schemas.js';
 

@@ -1,49 +1,16 @@
 import type { Container } from 'inversify';
 import type { ToolDefinition } from '../tool-registry.js';
-import { ManageRefresh, type RefreshStatus, type ScheduleSet } from '../../../../application/refresh/manage-refresh.js';
-import type { RefreshRun } from '../../../../application/ports/refresh-state-store.js';
+import { ManageRefresh } from '../../../../application/refresh/manage-refresh.js';
+import { Settings } from '../../../../application/ports/settings.js';
+import { scheduleJson, statusJson, triggeredJson } from '../../../presenters/refresh/refresh-presenters.js';
 import { answer, warningLines } from './presenters.js';
 import { object, slugArg, workspaceArg } from './schemas.js';
 import { dashboardRef, scheduleCommand } from './commands.js';
 
-/** A run as get_refresh_status shows it. */
-const runJson = (run: RefreshRun | null) =>
-  run && {
-    started_at: run.startedAt.toISOString(),
-    trigger: run.trigger,
-    outcome: run.outcome,
-    duration_ms: run.durationMs,
-    rows: run.rows,
-    error: run.error,
-  };
-
-/** get_refresh_status's wire shape. */
-const statusJson = (s: RefreshStatus) => ({
-  slug: s.slug,
-  url: s.url,
-  refreshable: s.refreshable,
-  connection: s.connection,
-  schedule: s.schedule?.cron ?? null,
-  timezone: s.schedule?.timezone ?? null,
-  next_run_at: s.schedule?.nextRunAt?.toISOString() ?? null,
-  last_run: runJson(s.lastRun),
-  live_rendered_at: s.liveRenderedAt?.toISOString() ?? null,
-  warnings: s.warnings,
-});
-
-/** set_refresh_schedule's wire shape (its outputSchema). */
-const scheduleJson = (s: ScheduleSet) => ({
-  slug: s.slug,
-  url: s.url,
-  schedule: s.schedule?.cron ?? null,
-  timezone: s.schedule?.timezone ?? null,
-  next_runs: s.schedule?.nextRuns.map((d) => d.toISOString()) ?? [],
-  warnings: s.warnings,
-});
-
 /** set_refresh_schedule, trigger_refresh (no `workspace`: personal dashboards only) and get_refresh_status. */
 export function refreshTools(container: Container): ToolDefinition[] {
   const refresh = container.get(ManageRefresh);
+  const urls = container.get<Settings>(Settings);
   return [
     {
       name: 'set_refresh_schedule',
@@ -74,7 +41,7 @@ export function refreshTools(container: Container): ToolDefinition[] {
       ),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async call(principal, args) {
-        const r = scheduleJson(await refresh.setSchedule(principal, scheduleCommand(args)));
+        const r = scheduleJson(urls, await refresh.setSchedule(principal, scheduleCommand(args)));
         const lines =
           r.schedule === null
             ? [`Cleared the refresh schedule of ${r.url}.`]
@@ -93,8 +60,7 @@ export function refreshTools(container: Container): ToolDefinition[] {
       // Not offered (the one tool without a workspace target), but refused with the spec's text when sent.
       useCaseChecked: ['workspace'],
       async call(principal, args) {
-        const triggered = await refresh.trigger(principal, dashboardRef(args));
-        const r = { ...triggered, already_queued: !triggered.queued };
+        const r = triggeredJson(urls, await refresh.trigger(principal, dashboardRef(args)));
         const line = r.queued
           ? `Queued a refresh of ${r.url}. Check get_refresh_status for the outcome.`
           : `A refresh of ${r.url} is already waiting to run; no second one was queued.`;
@@ -108,7 +74,7 @@ export function refreshTools(container: Container): ToolDefinition[] {
       inputSchema: object({ slug: slugArg, workspace: workspaceArg }, ['slug']),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async call(principal, args) {
-        const r = statusJson(await refresh.status(principal, dashboardRef(args)));
+        const r = statusJson(urls, await refresh.status(principal, dashboardRef(args)));
         const schedule = r.schedule ? `scheduled "${r.schedule}" (${r.timezone}), next run ${r.next_run_at ?? 'none'}` : 'no schedule';
         const last = r.last_run
           ? `last run ${r.last_run.started_at}: ${r.last_run.outcome} in ${r.last_run.duration_ms} ms, ${r.last_run.rows} row(s)` +

@@ -6,7 +6,7 @@
  * It is a browser script compiled and type-checked on its own (tsconfig.json here) and inlined into the
  * view's HTML as text (browser-scripts.ts). test/e2e/mcp-app-view.test.ts drives it in Chromium
  * through the extension's own host bridge. It reads the tool answers (`structuredContent` or the JSON copy)
- * as shells/presenters/dashboard-presenters.ts shapes them: `dashboard`, `version`, `url`, `version_id`.
+ * as shells/presenters/dashboards/dashboard-presenters.ts shapes them: `dashboard`, `version`, `url`, `version_id`.
  */
 namespace DashpubView {
   /** JSON as the host and the tools send it: read defensively, field by field. */

@@ -1,15 +1,15 @@
-import type { DashboardRecord, Manifest, VersionRecord, VersionSummary } from '../../application/ports/dashboard-store.js';
-import type { DashboardPage } from '../../application/dashboards/list-dashboards.js';
-import type { DashboardFound } from '../../application/dashboards/get-dashboard.js';
-import type { ShownVersion } from '../../application/dashboards/lookup.js';
-import type { VersionFound, VersionList, VersionRestored } from '../../application/dashboards/dashboard-versions.js';
-import type { Renamed } from '../../application/dashboards/rename-dashboard.js';
-import type { Updated } from '../../application/dashboards/update-dashboard.js';
-import type { Deleted } from '../../application/dashboards/delete-dashboard.js';
-import type { PublishResult } from '../../application/dashboards/publish-dashboard.js';
-import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
-import { subdomainOf, type Target } from '../../domain/scope.js';
-import { canonicalUrl, type UrlSettings } from '../../domain/urls.js';
+import type { DashboardRecord, Manifest, VersionRecord, VersionSummary } from '../../../application/ports/dashboard-store.js';
+import type { DashboardPage } from '../../../application/dashboards/list-dashboards.js';
+import type { DashboardFound } from '../../../application/dashboards/get-dashboard.js';
+import type { ShownVersion } from '../../../application/dashboards/lookup.js';
+import type { VersionFound, VersionList, VersionRestored } from '../../../application/dashboards/dashboard-versions.js';
+import type { Renamed } from '../../../application/dashboards/rename-dashboard.js';
+import type { Updated } from '../../../application/dashboards/update-dashboard.js';
+import type { Deleted } from '../../../application/dashboards/delete-dashboard.js';
+import type { PublishResult } from '../../../application/dashboards/publish-dashboard.js';
+import { isRefreshableSpec } from '../../../domain/dashboard-spec.js';
+import { subdomainOf, type Target } from '../../../domain/scope.js';
+import { canonicalUrl, type UrlSettings } from '../../../domain/urls.js';
 
 /*
  * The dashboard tools' wire shapes, made from what their use cases return (records, dates, the target):
