@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, openPage, SCREENSHOTS } from '../support/browser.js';
 import axe from 'axe-core';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
-import { serveTools } from '../../shells/koa/mcp/tools/index.js';
+import { serveTools, TOOL_NAMES } from '../../shells/koa/mcp/tools/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import {
@@ -127,7 +127,7 @@ describe('e2e: connect an AI client page (PostgreSQL)', function () {
     expect(Object.keys(entries).every((path) => path.startsWith('service-client-kit/'))).to.equal(true);
     const container = server.server.app.container;
     const served = serveTools(container).map((t) => t.name);
-    expect(served).to.have.length(18);
+    expect(served).to.deep.equal([...TOOL_NAMES]);
     expect([...GUIDED_TOOL_NAMES].sort()).to.deep.equal([...served].sort());
     expect(checkClientKit(files, { serviceName: 'service', mcpUrl, toolNames: served })).to.equal(mcpUrl);
   });

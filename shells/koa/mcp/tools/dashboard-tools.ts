@@ -62,8 +62,8 @@ const metadataOf = (input: PublishInput | UpdateInput) => ({
 });
 
 const refOf = (input: DashboardInput) => ({ slug: input.slug, workspace: input.workspace });
-const versionRefOf = (input: VersionInput) => ({ slug: input.slug, workspace: input.workspace, version_id: input.version_id });
-const bodyRequestOf = (input: GetInput | GetVersionInput) => ({ include_body: input.include_body, filename: input.filename });
+const versionRefOf = (input: VersionInput) => ({ slug: input.slug, workspace: input.workspace, versionId: input.version_id });
+const bodyRequestOf = (input: GetInput | GetVersionInput) => ({ includeBody: input.include_body, filename: input.filename });
 
 /**
  * Moves `body` out of the input into the command: once the use case has decoded the body (up to 5 MiB, as a
@@ -71,9 +71,9 @@ const bodyRequestOf = (input: GetInput | GetVersionInput) => ({ include_body: in
  * of the publish (docs/decisions/0043-large-body-decoding.md).
  */
 function publishCommandOf(input: PublishInput) {
-  const { path, body, encoding, spec, dry_run, workspace } = input;
+  const { path, body, encoding, spec, workspace } = input;
   input.body = undefined;
-  return { ...metadataOf(input), workspace, path, body, encoding, spec, dry_run };
+  return { ...metadataOf(input), workspace, path, body, encoding, spec, dryRun: input.dry_run };
 }
 
 /** The dashboard tools: each one names its use case and says how the answer reads. */
@@ -138,7 +138,7 @@ export const DASHBOARD_TOOLS = [
       const settings = container.get<Settings>(Settings);
       return {
         async call(principal, input) {
-          const r = renamedJson(settings, await rename.execute(principal, { ...refOf(input), new_slug: input.new_slug }));
+          const r = renamedJson(settings, await rename.execute(principal, { ...refOf(input), newSlug: input.new_slug }));
           return answer([`Renamed "${r.old_slug}" to "${r.dashboard.slug}": ${r.dashboard.url} (the old URL ${r.old_url} now redirects there).`], r);
         },
       };
