@@ -32,7 +32,7 @@ export interface PublishResult {
 
 /**
  * What publish_dashboard asks for. The tool edge has already checked each value's JSON type and the
- * encoding's enum (shells/koa/mcp/argument-validation.ts). `workspace`, the metadata the domain words
+ * encoding's enum (its input class, shells/koa/mcp/tools/dashboard-inputs.ts). `workspace`, the metadata the domain words
  * itself (MetadataInput) and `spec` (an object or a JSON string, parsed by the domain) stay `unknown`.
  */
 export interface PublishCommand extends MetadataInput {

@@ -6,6 +6,7 @@ import type { Principal } from '../../application/ports/token-verifier.js';
 import { ToolRegistry, type ToolResult } from '../../shells/koa/mcp/tool-registry.js';
 import { serveTools } from '../../shells/koa/mcp/tools/index.js';
 import { DASHBOARD_TOOLS } from '../../shells/koa/mcp/tools/dashboard-tools.js';
+import { VERSION_TOOLS } from '../../shells/koa/mcp/tools/version-tools.js';
 import { CONNECTION_TOOLS } from '../../shells/koa/mcp/tools/connection-tools.js';
 import { REFRESH_TOOLS } from '../../shells/koa/mcp/tools/refresh-tools.js';
 import type { GrantLock } from '../../domain/scope.js';
@@ -24,7 +25,7 @@ export async function makeUser(container: Container, plan: Plan = 'pro', lock: G
 /** The six tools of this room plus the dashboard tools, behind the real registry (argument checks, limits, error mapping). */
 export function registry(container: Container): ToolRegistry {
   return new ToolRegistry(
-    serveTools(container, [...DASHBOARD_TOOLS, ...CONNECTION_TOOLS, ...REFRESH_TOOLS]),
+    serveTools(container, [...DASHBOARD_TOOLS, ...VERSION_TOOLS, ...CONNECTION_TOOLS, ...REFRESH_TOOLS]),
     container.get<RateLimiter>(RateLimiter),
   );
 }

@@ -58,12 +58,12 @@ export const ACCOUNT_TOOLS = [
       const accounts = container.get(AccountOverview);
       return {
         async call(principal, input) {
-        const r = workspacesJson(await accounts.listWorkspaces(principal, input));
-        const lines =
-          r.count === 0
-            ? ['You belong to no workspaces.', r.lock.description]
-            : [`${r.count} workspace(s):`, ...r.workspaces.map((w) => `- ${w.name} (${w.slug}, ${w.role})${w.usable ? '' : ' - not usable by this authorization'}`), r.lock.description];
-        return answer(lines, r);
+          const r = workspacesJson(await accounts.listWorkspaces(principal, input));
+          const lines =
+            r.count === 0
+              ? ['You belong to no workspaces.', r.lock.description]
+              : [`${r.count} workspace(s):`, ...r.workspaces.map((w) => `- ${w.name} (${w.slug}, ${w.role})${w.usable ? '' : ' - not usable by this authorization'}`), r.lock.description];
+          return answer(lines, r);
         },
       };
     },
@@ -79,8 +79,8 @@ export const ACCOUNT_TOOLS = [
       const accounts = container.get(AccountOverview);
       return {
         async call(principal, input) {
-        const r = whoamiJson(await accounts.whoami(principal, input));
-        return answer([`Signed in as ${r.handle} (${r.plan} plan). ${r.lock.description} Calls act on ${r.target.kind === 'personal' ? 'your personal account' : `the "${r.target.name}" workspace`}.`], r);
+          const r = whoamiJson(await accounts.whoami(principal, input));
+          return answer([`Signed in as ${r.handle} (${r.plan} plan). ${r.lock.description} Calls act on ${r.target.kind === 'personal' ? 'your personal account' : `the "${r.target.name}" workspace`}.`], r);
         },
       };
     },

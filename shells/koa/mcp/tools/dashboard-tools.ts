@@ -4,28 +4,23 @@ import { RenameDashboard } from '../../../../application/dashboards/rename-dashb
 import { DeleteDashboard } from '../../../../application/dashboards/delete-dashboard.js';
 import { ListDashboards } from '../../../../application/dashboards/list-dashboards.js';
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
-import { DashboardVersions } from '../../../../application/dashboards/dashboard-versions.js';
 import { Settings } from '../../../../application/ports/settings.js';
 import type { Container } from 'inversify';
 import { ScopeResolver } from '../../../../application/scope-resolver.js';
 import { ListAnswerCache } from '../list-answer-cache.js';
 import { dashboardViewToolMeta } from '../ui/dashboard-view.js';
-import { answer, textOnly, warningLines } from './presenters.js';
+import { answer, warningLines } from './presenters.js';
 import {
   deletedJson,
   foundJson,
   pageJson,
   publishJson,
   renamedJson,
-  restoredJson,
   updatedJson,
-  versionFoundJson,
-  versionListJson,
-  versionNamedJson,
 } from '../../../presenters/dashboard-presenters.js';
 import { dashboardSchema, object, READ } from './schemas.js';
 import { defineTool } from './definition.js';
-import { DashboardInput, GetInput, GetVersionInput, ListInput, NameVersionInput, PublishInput, RenameInput, UpdateInput, VersionInput } from './dashboard-inputs.js';
+import { DashboardInput, GetInput, GetVersionInput, ListInput, PublishInput, RenameInput, UpdateInput } from './dashboard-inputs.js';
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
@@ -50,8 +45,8 @@ const listOutput = object(
 );
 
 
-/** The four tools whose answer is one dashboard name the MCP Apps view that shows it (ui/dashboard-view.ts). */
-const viewOf = (container: Container) => dashboardViewToolMeta(container.get<Settings>(Settings).serviceName);
+/** The tools whose answer is one dashboard name the MCP Apps view that shows it (ui/dashboard-view.ts). */
+export const viewOf = (container: Container) => dashboardViewToolMeta(container.get<Settings>(Settings).serviceName);
 
 const metadataOf = (input: PublishInput | UpdateInput) => ({
   name: input.name,
@@ -62,8 +57,7 @@ const metadataOf = (input: PublishInput | UpdateInput) => ({
 });
 
 const refOf = (input: DashboardInput) => ({ slug: input.slug, workspace: input.workspace });
-const versionRefOf = (input: VersionInput) => ({ slug: input.slug, workspace: input.workspace, versionId: input.version_id });
-const bodyRequestOf = (input: GetInput | GetVersionInput) => ({ includeBody: input.include_body, filename: input.filename });
+export const bodyRequestOf = (input: GetInput | GetVersionInput) => ({ includeBody: input.include_body, filename: input.filename });
 
 /**
  * Moves `body` out of the input into the command: once the use case has decoded the body (up to 5 MiB, as a
@@ -210,93 +204,6 @@ export const DASHBOARD_TOOLS = [
           const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
           if (r.alias_of) lines.push(`"${input.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
           return answer(lines, r);
-        },
-      };
-    },
-  }),
-  defineTool({
-    name: 'list_dashboard_versions',
-    title: 'List dashboard versions',
-    description: 'The saved versions (snapshots) of a dashboard, newest first, at most 50, without pagination. A dashboard that was published once has none.',
-    input: DashboardInput,
-    // No outputSchema on purpose: the spec answers a dashboard without snapshots with text only, and MCP
-    // clients reject a result without structuredContent from a tool that declares one.
-    annotations: READ,
-    guide: { group: 'Versions', when: 'to see a dashboard\'s history, newest first' },
-    bind(container) {
-      const versions = container.get(DashboardVersions);
-      const settings = container.get<Settings>(Settings);
-      return {
-        async call(principal, input) {
-          const r = versionListJson(settings, await versions.list(principal, refOf(input)));
-          if (r.count === 0) {
-            return textOnly(`"${r.slug}" has no saved versions yet: only its current version ${r.current_version_id} (${r.url}).`);
-          }
-          const lines = [
-            `${r.count} saved version(s) of ${r.url}, newest first:`,
-            ...r.versions.map((v) => `- ${v.version_id} (#${v.seq}, ${v.created_at}${v.name ? `, named "${v.name}"` : ''})`),
-          ];
-          return answer(lines, r, true);
-        },
-      };
-    },
-  }),
-  defineTool({
-    name: 'get_dashboard_version',
-    title: 'Preview a dashboard version',
-    description: 'One version of a dashboard with its files and, by default, the content of index.html, without restoring it.',
-    input: GetVersionInput,
-    annotations: READ,
-    guide: { group: 'Versions', when: 'to look at an earlier version without restoring it' },
-    bind(container) {
-      const versions = container.get(DashboardVersions);
-      const settings = container.get<Settings>(Settings);
-      return {
-        _meta: viewOf(container),
-        async call(principal, input) {
-          const r = versionFoundJson(settings, await versions.get(principal, { ...versionRefOf(input), ...bodyRequestOf(input) }));
-          return answer([`Version ${r.version.version_id} (#${r.version.seq}) of ${r.url}${r.version.current ? ', the current one' : ''}.`], r);
-        },
-      };
-    },
-  }),
-  defineTool({
-    name: 'update_dashboard_version',
-    title: 'Name a dashboard version',
-    description: 'Name a version (protecting it from the automatic prune of old snapshots; at most 30 named), or pass name null to remove the name.',
-    input: NameVersionInput,
-    // Unnaming makes a snapshot prunable again, and the prune runs at once.
-    annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-    guide: { group: 'Versions', when: 'to name a version the user wants to keep (named versions are never pruned)' },
-    bind(container) {
-      const versions = container.get(DashboardVersions);
-      const settings = container.get<Settings>(Settings);
-      return {
-        async call(principal, input) {
-          const r = versionNamedJson(settings, await versions.name(principal, { ...versionRefOf(input), name: input.name }));
-          const line = r.version.name
-            ? `Named version ${r.version.version_id} of ${r.url} "${r.version.name}"; it is kept until unnamed.`
-            : `Removed the name of version ${r.version.version_id} of ${r.url}; it may now be pruned like any snapshot.`;
-          return answer([line], r);
-        },
-      };
-    },
-  }),
-  defineTool({
-    name: 'restore_dashboard_version',
-    title: 'Restore a dashboard version',
-    description: 'Make an earlier version\'s content the current one. The replaced content is kept as a snapshot, so a restore can be undone.',
-    input: VersionInput,
-    annotations: { ...WRITE },
-    guide: { group: 'Versions', when: 'to roll back: the earlier content becomes current and the replaced one is kept' },
-    bind(container) {
-      const versions = container.get(DashboardVersions);
-      const settings = container.get<Settings>(Settings);
-      return {
-        _meta: viewOf(container),
-        async call(principal, input) {
-          const r = restoredJson(settings, await versions.restore(principal, versionRefOf(input)));
-          return answer([`Restored version ${r.restored_from} of "${r.dashboard.name}" as the new current version ${r.version_id}: ${r.dashboard.url}.`], r);
         },
       };
     },
