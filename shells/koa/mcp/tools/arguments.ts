@@ -92,7 +92,7 @@ export const IntegerIn = (minimum: number, maximum: number, options: ArgumentOpt
 /** One of the listed strings; any other value, whatever its type, gets the spec's `visibility must be "public" or "private"`. */
 export const OneOf = (values: readonly string[], options: ArgumentOptions = {}) =>
   argument(
-    { schema: { type: 'string', enum: [...values] }, fits: (v) => values.includes(v as string), refusal: (name) => `${name} must be ${quoteList(values)}` },
+    { schema: { type: 'string', enum: [...values] }, fits: (v) => values.some((allowed) => allowed === v), refusal: (name) => `${name} must be ${quoteList(values)}` },
     options,
   );
 
