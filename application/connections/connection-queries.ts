@@ -12,7 +12,7 @@ export const SAMPLE_ROWS = 5;
 
 /** introspect_schema's input: `"self"` or a connection id, as sent (its rules word the refusals). */
 export interface ConnectionArg {
-  connection?: string;
+  connection?: string | null;
 }
 
 /** validate_cube_sql's input. */

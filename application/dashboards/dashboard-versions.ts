@@ -14,7 +14,7 @@ import { parseIncludeBody, pickFilename, readBody, type BodyRequest, type BodyVi
 
 /** One version of a dashboard, as a versions tool names it. */
 export interface VersionRef extends DashboardRef {
-  version_id: string;
+  versionId: string;
 }
 
 /** A dashboard's snapshots: every version but the current one, newest first. */
@@ -70,12 +70,12 @@ export class DashboardVersions {
     return { target, dashboard: loaded.dashboard, versions: snapshots };
   }
 
-  /** The body is included unless `include_body` is false. */
+  /** The body is included unless `includeBody` is false. */
   async get(principal: Principal, query: VersionRef & BodyRequest): Promise<VersionFound> {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
-    const versionId = validateVersionId(query.version_id);
-    const includeBody = query.include_body === undefined || query.include_body === null ? true : parseIncludeBody(query.include_body);
+    const versionId = validateVersionId(query.versionId);
+    const includeBody = query.includeBody === undefined || query.includeBody === null ? true : parseIncludeBody(query.includeBody);
     const loaded = await loadDashboard(this.store, target, slug, noDashboardInAccount(slug), true);
     const version = await findVersion(this.store, loaded, slug, versionId);
     return {
@@ -90,7 +90,7 @@ export class DashboardVersions {
   async name(principal: Principal, command: VersionRef & { name: string | null }): Promise<Omit<VersionFound, 'body'>> {
     const target = await this.scopes.resolve(principal, command.workspace);
     const slug = validateSlug(command.slug);
-    const versionId = validateVersionId(command.version_id);
+    const versionId = validateVersionId(command.versionId);
     const name = parseVersionName(command.name);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
@@ -111,7 +111,7 @@ export class DashboardVersions {
   async restore(principal: Principal, ref: VersionRef): Promise<VersionRestored> {
     const target = await this.scopes.resolve(principal, ref.workspace);
     const slug = validateSlug(ref.slug);
-    const versionId = validateVersionId(ref.version_id);
+    const versionId = validateVersionId(ref.versionId);
     return this.store.transaction(ownerOf(target), async (tx) => {
       const loaded = await loadDashboard(tx, target, slug, noDashboardInTarget(target, slug), false);
       const source = await findVersion(tx, loaded, slug, versionId);

@@ -52,7 +52,7 @@ export function parseIncludeBody(value: unknown): boolean {
 
 /** Which file's body to return, if any (null means not given, as for every optional argument). */
 export interface BodyRequest {
-  include_body?: boolean | null;
+  includeBody?: boolean | null;
   filename?: string | null;
 }
 
@@ -79,7 +79,7 @@ export class GetDashboard {
   async execute(principal: Principal, query: DashboardRef & BodyRequest): Promise<DashboardFound> {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
-    const includeBody = parseIncludeBody(query.include_body);
+    const includeBody = parseIncludeBody(query.includeBody);
     const { dashboard, current, viaAlias } = await loadSummary(this.store, target, slug, noDashboardInAccount(slug), true);
     const bodyFile = pickFilename(query.filename, current.files);
     return {

@@ -37,7 +37,7 @@ export function decodeCursor(cursor: string | null | undefined): string | undefi
 
 /**
  * What a listing asks for. The tool edge has already checked each value's JSON type and `limit`'s range
- * (shells/koa/mcp/argument-validation.ts); `workspace` stays `unknown` because the grant-lock rules word
+ * (its input class, shells/koa/mcp/tools/dashboard-inputs.ts); `workspace` stays `unknown` because the grant-lock rules word
  * that refusal themselves. The cursor's content, the slug's shape and an empty tag are refused here.
  */
 export interface ListQuery {

@@ -171,7 +171,7 @@ export class OwnerDashboards {
 
   async rename(userId: string, ownerName: string, slug: string, newSlug: string) {
     const { principal, args } = await this.reach(userId, ownerName);
-    return this.renameDashboard.execute(principal, { ...args, slug, new_slug: newSlug });
+    return this.renameDashboard.execute(principal, { ...args, slug, newSlug });
   }
 
   async remove(userId: string, ownerName: string, slug: string) {
@@ -182,18 +182,18 @@ export class OwnerDashboards {
   /** Names a version, or with an empty name removes its name (update_dashboard_version with null). */
   async nameVersion(userId: string, ownerName: string, slug: string, versionId: string, name: string) {
     const { principal, args } = await this.reach(userId, ownerName);
-    return this.versions.name(principal, { ...args, slug, version_id: versionId, name: name.trim() === '' ? null : name });
+    return this.versions.name(principal, { ...args, slug, versionId, name: name.trim() === '' ? null : name });
   }
 
   async restoreVersion(userId: string, ownerName: string, slug: string, versionId: string) {
     const { principal, args } = await this.reach(userId, ownerName);
-    return this.versions.restore(principal, { ...args, slug, version_id: versionId });
+    return this.versions.restore(principal, { ...args, slug, versionId });
   }
 
   /** One version with one of its files (get_dashboard_version). */
   async version(userId: string, ownerName: string, slug: string, versionId: string, filename?: string) {
     const { principal, args } = await this.reach(userId, ownerName);
-    return this.versions.get(principal, { ...args, slug, version_id: versionId, filename, include_body: true });
+    return this.versions.get(principal, { ...args, slug, versionId, filename, includeBody: true });
   }
 
   async setSchedule(userId: string, ownerName: string, slug: string, cron: string, timezone: string) {

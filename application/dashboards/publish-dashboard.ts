@@ -32,7 +32,7 @@ export interface PublishResult {
 
 /**
  * What publish_dashboard asks for. The tool edge has already checked each value's JSON type and the
- * encoding's enum (shells/koa/mcp/argument-validation.ts). `workspace`, the metadata the domain words
+ * encoding's enum (its input class, shells/koa/mcp/tools/dashboard-inputs.ts). `workspace`, the metadata the domain words
  * itself (MetadataInput) and `spec` (an object or a JSON string, parsed by the domain) stay `unknown`.
  */
 export interface PublishCommand extends MetadataInput {
@@ -41,7 +41,7 @@ export interface PublishCommand extends MetadataInput {
   body?: string | Utf8Body | null;
   encoding?: 'utf8' | 'base64' | null;
   spec?: unknown;
-  dry_run?: boolean | null;
+  dryRun?: boolean | null;
 }
 
 /** Where a publish writes and how: what building its content needs besides the command. */
@@ -113,7 +113,7 @@ export class PublishDashboard {
     const patch = parseMetadataPatch({ name: command.name, chart: command.chart, tags: command.tags, visibility: command.visibility });
     const connectionGiven = command.connection !== undefined && command.connection !== null;
     const connection = connectionGiven ? parseConnectionRef(command.connection) : await this.keptConnection(target, slug, given(command.spec));
-    const dryRun = command.dry_run ?? false;
+    const dryRun = command.dryRun ?? false;
     const usable = await this.connections.ensureUsable(principal, target, connection);
     const content = await this.content(command, upload, { principal, target, slug, filename, connection: usable, dryRun });
     const warnings = [...usable.warnings, ...content.warnings];

@@ -10,7 +10,7 @@ import { loadSummary, noDashboardInTarget, type CurrentDashboard, type Dashboard
 
 /** rename_dashboard's input. */
 export interface RenameCommand extends DashboardRef {
-  new_slug: string;
+  newSlug: string;
 }
 
 /** The renamed dashboard (its new slug in the record) and the slug it left behind as an alias. */
@@ -34,7 +34,7 @@ export class RenameDashboard {
   async execute(principal: Principal, command: RenameCommand): Promise<Renamed> {
     const target = await this.scopes.resolve(principal, command.workspace);
     const slug = validateSlug(command.slug);
-    const newSlug = validateSlug(command.new_slug, 'new_slug');
+    const newSlug = validateSlug(command.newSlug, 'new_slug');
     if (newSlug === slug) throw invalid(`new_slug is the same as slug ("${slug}")`);
     const owner = ownerOf(target);
     return this.store.transaction(owner, async (tx) => {

@@ -8,10 +8,7 @@ import { hostRouter, type SurfaceHandlers } from './host-router.js';
 import { createApiSurface } from './api/api-surface.js';
 import { createMcpHandler, mcpFront, mcpMiddleware, type McpHandler } from './mcp/endpoint.js';
 import { defaultPrompts } from './mcp/prompts.js';
-import { dashboardTools } from './mcp/tools/dashboard-tools.js';
-import { accountTools } from './mcp/tools/account-tools.js';
-import { connectionTools } from './mcp/tools/connection-tools.js';
-import { refreshTools } from './mcp/tools/refresh-tools.js';
+import { serveTools } from './mcp/tools/index.js';
 import { dashboardResourceSource } from './mcp/tools/dashboard-resource-source.js';
 import { dashboardsSurfaceFrom } from './dashboards/dashboards-surface.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
@@ -65,7 +62,7 @@ export function mcpHandlerFrom(container: Container, settings: Settings, logger:
   return createMcpHandler({
     settings,
     verifier: container.get<TokenVerifier>(TokenVerifier),
-    tools: [...dashboardTools(container), ...accountTools(container), ...connectionTools(container), ...refreshTools(container)],
+    tools: serveTools(container),
     prompts: defaultPrompts(settings),
     resources: dashboardResourceSource(container, settings.serviceName),
     rateLimiter: container.get<RateLimiter>(RateLimiter),

@@ -98,11 +98,11 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
       expect(Object.keys(stale.result.published!.version.files).sort()).to.deep.equal(['index.html', 'mine.csv', 'theirs.csv']);
 
       await theirs({ path: 'made-there', body: '<p>there</p>' });
-      const dry = await counted(() => publish({ path: 'made-there', body: '<p>here</p>', dry_run: true }));
+      const dry = await counted(() => publish({ path: 'made-there', body: '<p>here</p>', dryRun: true }));
       expect(dry.result).to.include({ dryRun: true, created: false });
       expect(trips(dry.statements)).to.deep.equal(['read']);
 
-      await other.container.get(RenameDashboard).execute(ada, { slug: 'shared', new_slug: 'shared-renamed' });
+      await other.container.get(RenameDashboard).execute(ada, { slug: 'shared', newSlug: 'shared-renamed' });
       let refused: unknown;
       await publish({ path: 'shared', body: '<h1>again</h1>' }).catch((err: unknown) => (refused = err));
       expect(String((refused as Error | undefined)?.message)).to.contain('is an alias left by renaming a dashboard to "shared-renamed"');
@@ -150,7 +150,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     await publish({ path: 'read-once', body: '<h1>once</h1>' });
     // Statements are kept to their first 400 characters: an entity read is known by its alias.
     const versionReads = (statements: string[]) => statements.filter((s) => /\bdashboard_versions\b|"DashboardVersionEntity"/.test(s));
-    const got = await counted(() => app.container.get(GetDashboard).execute(ada, { slug: 'read-once', include_body: true }));
+    const got = await counted(() => app.container.get(GetDashboard).execute(ada, { slug: 'read-once', includeBody: true }));
     expect(got.result.body?.content).to.equal('<h1>once</h1>');
     expect(versionReads(got.statements), got.statements.join('\n')).to.have.length(1);
     const read = await counted(() => app.container.get(DashboardResources).read(ada, 'ada-trips', 'read-once'));

@@ -81,12 +81,12 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
     });
 
     it('a dry run validates and writes nothing', async () => {
-      const r = await publish(ada, { path: 'dry', body: 'x', dry_run: true });
+      const r = await publish(ada, { path: 'dry', body: 'x', dryRun: true });
       expect(r.dryRun).to.equal(true);
       expect(r.published).to.equal(null);
       const missing = await refusal(harness.container.get(GetDashboard).execute(ada, { slug: 'dry' }));
       expect(missing.message).to.equal('No dashboard named "dry" in your account');
-      expect((await refusal(publish(ada, { path: 'dry', body: 'x', tags: [1] as unknown as string[], dry_run: true }))).message).to.equal('tags[0] must be a string (got number)');
+      expect((await refusal(publish(ada, { path: 'dry', body: 'x', tags: [1] as unknown as string[], dryRun: true }))).message).to.equal('tags[0] must be a string (got number)');
     });
 
     it('workspace dashboards default to private and the grant lock scopes them', async () => {
@@ -128,29 +128,29 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
     it('renames, leaving an alias; chains collapse and renaming back reclaims the alias', async () => {
       await publish(ada, { path: 'old-name', body: 'x' });
       const rename = harness.container.get(RenameDashboard);
-      const r = await rename.execute(ada, { slug: 'old-name', new_slug: 'mid-name' });
+      const r = await rename.execute(ada, { slug: 'old-name', newSlug: 'mid-name' });
       expect(r.dashboard.slug).to.equal('mid-name');
       expect(r.oldSlug).to.equal('old-name');
-      await rename.execute(ada, { slug: 'mid-name', new_slug: 'new-name' });
+      await rename.execute(ada, { slug: 'mid-name', newSlug: 'new-name' });
       const store = harness.container.get<DashboardStore>(DashboardStore);
       const viaOld = await harness.container.get(GetDashboard).execute(ada, { slug: 'old-name' });
       expect(viaOld.dashboard.slug).to.equal('new-name');
       expect(viaOld.aliasOf).to.equal('new-name');
       const conflict = await refusal(publish(ada, { path: 'old-name', body: 'y' }));
       expect(conflict.code).to.equal('conflict');
-      await rename.execute(ada, { slug: 'new-name', new_slug: 'old-name' });
+      await rename.execute(ada, { slug: 'new-name', newSlug: 'old-name' });
       const owner = { kind: 'user' as const, id: ada.userId };
       expect(await store.findAlias(owner, 'old-name')).to.equal(null);
       const reclaimed = await store.findDashboard(owner, 'old-name');
       expect((await store.findAlias(owner, 'new-name'))?.dashboardId).to.equal(reclaimed?.id);
       expect((await store.findAlias(owner, 'mid-name'))?.dashboardId).to.equal(reclaimed?.id);
       await publish(ada, { path: 'taken', body: 'x' });
-      expect((await refusal(rename.execute(ada, { slug: 'old-name', new_slug: 'taken' }))).code).to.equal('conflict');
+      expect((await refusal(rename.execute(ada, { slug: 'old-name', newSlug: 'taken' }))).code).to.equal('conflict');
     });
 
     it('deletes a dashboard with its versions and aliases', async () => {
       await publish(ada, { path: 'doomed', body: 'x' });
-      await harness.container.get(RenameDashboard).execute(ada, { slug: 'doomed', new_slug: 'doomed-2' });
+      await harness.container.get(RenameDashboard).execute(ada, { slug: 'doomed', newSlug: 'doomed-2' });
       const r = await harness.container.get(DeleteDashboard).execute(ada, { slug: 'doomed-2' });
       expect(r.slug).to.equal('doomed-2');
       expect(r.versionsDeleted).to.equal(1);
@@ -179,17 +179,17 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
       const listed = await versions().list(ada, { slug: 'ver' });
       expect(listed.versions.map((v) => v.id)).to.deep.equal([versionId(v1)]);
       expect(listed.dashboard.currentVersionId).to.equal(versionId(v2));
-      const preview = await versions().get(ada, { slug: 'ver', version_id: versionId(v1) });
+      const preview = await versions().get(ada, { slug: 'ver', versionId: versionId(v1) });
       expect(preview.body?.content).to.equal('one');
       expect(preview.version.id).to.equal(versionId(v1));
-      const restored = await versions().restore(ada, { slug: 'ver', version_id: versionId(v1) });
+      const restored = await versions().restore(ada, { slug: 'ver', versionId: versionId(v1) });
       expect(restored.restoredFrom).to.equal(versionId(v1));
       expect(restored.dashboard.currentVersionId).to.equal(restored.current.id);
-      const current = await harness.container.get(GetDashboard).execute(ada, { slug: 'ver', include_body: true });
+      const current = await harness.container.get(GetDashboard).execute(ada, { slug: 'ver', includeBody: true });
       expect(current.body?.content).to.equal('one');
       expect(current.dashboard.currentVersionId).to.equal(restored.current.id);
       expect((await versions().list(ada, { slug: 'ver' })).versions.map((v) => v.id)).to.deep.equal([versionId(v2), versionId(v1)]);
-      expect((await refusal(versions().get(ada, { slug: 'ver', version_id: 'nope' }))).message).to.equal('version_id must be a valid uuid');
+      expect((await refusal(versions().get(ada, { slug: 'ver', versionId: 'nope' }))).message).to.equal('version_id must be a valid uuid');
     });
 
     it('keeps the 20 newest automatic snapshots plus named ones; a 31st name is refused', async () => {
@@ -198,8 +198,8 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
         const r = await publish(ada, { path: 'retain', body: `v${i}` });
         ids.push(versionId(r));
         if (i === 3) {
-          await versions().name(ada, { slug: 'retain', version_id: ids[0], name: 'first' });
-          await versions().name(ada, { slug: 'retain', version_id: ids[1], name: 'second' });
+          await versions().name(ada, { slug: 'retain', versionId: ids[0], name: 'first' });
+          await versions().name(ada, { slug: 'retain', versionId: ids[1], name: 'second' });
         }
       }
       const listed = await versions().list(ada, { slug: 'retain' });
@@ -211,12 +211,12 @@ export function describeDashboardUseCases(storage: string, makeHarness: () => Pr
       for (let i = 26; i <= 53; i++) {
         await publish(ada, { path: 'retain', body: `v${i}` });
         const newest = (await versions().list(ada, { slug: 'retain' })).versions[0];
-        await versions().name(ada, { slug: 'retain', version_id: newest.id, name: `keep ${newest.seq}` });
+        await versions().name(ada, { slug: 'retain', versionId: newest.id, name: `keep ${newest.seq}` });
       }
       const named = (await versions().list(ada, { slug: 'retain' })).versions.filter((v) => v.name !== null);
       expect(named.length).to.equal(30);
       const unnamed = (await versions().list(ada, { slug: 'retain' })).versions.find((v) => v.name === null)!;
-      const err = await refusal(versions().name(ada, { slug: 'retain', version_id: unnamed.id, name: 'one too many' }));
+      const err = await refusal(versions().name(ada, { slug: 'retain', versionId: unnamed.id, name: 'one too many' }));
       expect(err.code).to.equal('limit_reached');
       expect(err.message).to.contain('already has 30 named versions');
       expect((await versions().list(ada, { slug: 'retain' })).versions.length).to.be.at.most(50);

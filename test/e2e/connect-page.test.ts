@@ -8,10 +8,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, openPage, SCREENSHOTS } from '../support/browser.js';
 import axe from 'axe-core';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
-import { accountTools } from '../../shells/koa/mcp/tools/account-tools.js';
-import { connectionTools } from '../../shells/koa/mcp/tools/connection-tools.js';
-import { dashboardTools } from '../../shells/koa/mcp/tools/dashboard-tools.js';
-import { refreshTools } from '../../shells/koa/mcp/tools/refresh-tools.js';
+import { serveTools, TOOL_NAMES } from '../../shells/koa/mcp/tools/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import {
@@ -129,8 +126,8 @@ describe('e2e: connect an AI client page (PostgreSQL)', function () {
     const files = new Map(Object.entries(entries).map(([path, bytes]) => [path.replace(/^service-client-kit\//, ''), strFromU8(bytes)]));
     expect(Object.keys(entries).every((path) => path.startsWith('service-client-kit/'))).to.equal(true);
     const container = server.server.app.container;
-    const served = [...dashboardTools(container), ...accountTools(container), ...connectionTools(container), ...refreshTools(container)].map((t) => t.name);
-    expect(served).to.have.length(18);
+    const served = serveTools(container).map((t) => t.name);
+    expect(served).to.deep.equal([...TOOL_NAMES]);
     expect([...GUIDED_TOOL_NAMES].sort()).to.deep.equal([...served].sort());
     expect(checkClientKit(files, { serviceName: 'service', mcpUrl, toolNames: served })).to.equal(mcpUrl);
   });

@@ -163,8 +163,8 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
   it('answers an old slug with 301 to the canonical URL, file path kept, chains in one hop', async () => {
     await publish(ada, { path: 'report', body: '<p>r</p>' });
     await publish(ada, { path: 'report/data.csv', body: 'a,b\n1,2\n' });
-    await app.container.get(RenameDashboard).execute(ada, { slug: 'report', new_slug: 'report-2' });
-    await app.container.get(RenameDashboard).execute(ada, { slug: 'report-2', new_slug: 'report-3' });
+    await app.container.get(RenameDashboard).execute(ada, { slug: 'report', newSlug: 'report-2' });
+    await app.container.get(RenameDashboard).execute(ada, { slug: 'report-2', newSlug: 'report-3' });
     const canonical = `http://${adaHandle}.${domain}/report-3`;
     for (const [path, location] of [
       ['/report', canonical],
@@ -329,10 +329,10 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
   });
 
   it('serves the same bytes get_dashboard returns', async () => {
-    const viaTool = await app.container.get(GetDashboard).execute(ada, { slug: 'sales', include_body: true });
+    const viaTool = await app.container.get(GetDashboard).execute(ada, { slug: 'sales', includeBody: true });
     const served = await get(adaHandle, '/sales');
     expect(viaTool.body?.content).to.equal(served.text);
-    const png = await app.container.get(GetDashboard).execute(ada, { slug: 'sales', include_body: true, filename: 'logo.png' });
+    const png = await app.container.get(GetDashboard).execute(ada, { slug: 'sales', includeBody: true, filename: 'logo.png' });
     expect(Buffer.from(png.body!.content, 'base64').equals((await get(adaHandle, '/sales/logo.png')).body)).to.equal(true);
   });
 });

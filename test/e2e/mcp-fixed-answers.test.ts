@@ -4,11 +4,8 @@ import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { McpMethods, SUPPORTED_PROTOCOL_VERSIONS } from '../../shells/koa/mcp/methods.js';
 import { defaultPrompts, PromptCatalog } from '../../shells/koa/mcp/prompts.js';
 import { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
-import { accountTools } from '../../shells/koa/mcp/tools/account-tools.js';
-import { connectionTools } from '../../shells/koa/mcp/tools/connection-tools.js';
+import { serveTools } from '../../shells/koa/mcp/tools/index.js';
 import { dashboardResourceSource } from '../../shells/koa/mcp/tools/dashboard-resource-source.js';
-import { dashboardTools } from '../../shells/koa/mcp/tools/dashboard-tools.js';
-import { refreshTools } from '../../shells/koa/mcp/tools/refresh-tools.js';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { systemClock } from '../../shells/container.js';
 import { testSettings } from '../support/settings.js';
@@ -28,7 +25,7 @@ describe('e2e: MCP answers fixed at start-up', () => {
     const settings = testSettings({ serviceName: 'acme' });
     app = await buildContainer(settings, { storage: 'memory', refreshWorkers: false });
     const c = app.container;
-    const tools = [...dashboardTools(c), ...accountTools(c), ...connectionTools(c), ...refreshTools(c)];
+    const tools = serveTools(c);
     methods = new McpMethods(settings, new ToolRegistry(tools, new MemoryRateLimiter(systemClock)), new PromptCatalog(defaultPrompts(settings)), dashboardResourceSource(c, 'acme'));
   });
 

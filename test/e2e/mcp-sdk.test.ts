@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
-import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
+import type { ServedTool } from '../../shells/koa/mcp/tool-registry.js';
 import { startMcpTestServer, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
 
 /** Arguments that make each stub tool succeed, so every listed tool gets called. */
@@ -19,11 +19,12 @@ const HAPPY_ARGUMENTS: Record<string, Record<string, unknown>> = {
 const FAILING_TOOLS = new Set(['refuse', 'crash', 'lying']);
 
 /** A tool whose structuredContent breaks its own outputSchema: proves the SDK really validates. */
-const lyingTool: ToolDefinition = {
+class NoInput {}
+const lyingTool: ServedTool = {
   name: 'lying',
   title: 'Lying',
   description: 'Returns structuredContent that violates its outputSchema.',
-  inputSchema: { type: 'object', properties: {} },
+  input: NoInput,
   outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   async call() {

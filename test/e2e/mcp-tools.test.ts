@@ -7,6 +7,7 @@ import { LIFT_AT } from '../../shells/koa/mcp/parse-message.js';
 import { startFullServer, type FullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
+import { TOOL_NAMES } from '../../shells/koa/mcp/tools/index.js';
 
 type Server = Awaited<ReturnType<typeof startFullServer>>;
 
@@ -82,12 +83,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     const res = await rpc(ada, 'tools/list');
     const tools = res.body.result.tools as Array<any>;
     const names = tools.map((t) => t.name);
-    for (const name of [
-      'publish_dashboard', 'update_dashboard', 'rename_dashboard', 'delete_dashboard', 'list_dashboards', 'get_dashboard',
-      'list_dashboard_versions', 'get_dashboard_version', 'update_dashboard_version', 'restore_dashboard_version', 'list_workspaces', 'whoami',
-    ]) {
-      expect(names).to.include(name);
-    }
+    expect(names).to.deep.equal([...TOOL_NAMES]);
     for (const tool of tools) {
       expect(tool.title, tool.name).to.be.a('string');
       expect(tool.inputSchema.type).to.equal('object');

@@ -10,7 +10,8 @@ import type { Principal, TokenVerifier } from '../../application/ports/token-ver
 import { createApiSurface } from '../../shells/koa/api/api-surface.js';
 import { createMcpHandler, mcpFront, mcpMiddleware, type McpLogger } from '../../shells/koa/mcp/endpoint.js';
 import type { ResourceSource } from '../../shells/koa/mcp/resources.js';
-import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
+import type { ServedTool } from '../../shells/koa/mcp/tool-registry.js';
+import { IntegerIn, OneOf, Text, TextList, Uuid, Workspace } from '../../shells/koa/mcp/tools/arguments.js';
 import { listen, listenOn, type Listening } from '../support/server.js';
 import { loadSettings } from '../../shells/config.js';
 import { aPrincipal } from '../support/mothers.js';
@@ -38,8 +39,56 @@ export class FakeTokenVerifier implements TokenVerifier {
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+class EchoInput {
+  @Text()
+  text!: string;
+
+  @IntegerIn(1, 5, { optional: true })
+  times?: number | null;
+
+  @TextList({ optional: true, nullable: true })
+  tags?: string[] | null;
+
+  @OneOf(['loud', 'quiet'], { optional: true })
+  mode?: string | null;
+
+  @Uuid({ optional: true })
+  version_id?: string | null;
+
+  @Workspace()
+  workspace?: unknown;
+}
+
+class NoInput {}
+
+class LabelInput {
+  @Text({ nullable: true })
+  name!: string | null;
+}
+
+class SlugInput {
+  @Text({ optional: true })
+  slug?: string | null;
+}
+
+class SlowInput {
+  @IntegerIn(0, 5000, { optional: true })
+  ms?: number | null;
+
+  @Text({ optional: true })
+  label?: string | null;
+}
+
+class PathInput {
+  @Text()
+  path!: string;
+}
+
+/** Ties a stub's handler to its input class. */
+export const stub = <I extends object>(tool: ServedTool<I>): ServedTool => tool;
+
 export interface StubTools {
-  tools: ToolDefinition[];
+  tools: ServedTool[];
   /** How many times each tool body actually ran. */
   runs: Record<string, number>;
 }
@@ -47,24 +96,12 @@ export interface StubTools {
 export function stubTools(): StubTools {
   const runs: Record<string, number> = {};
   const ran = (name: string) => (runs[name] = (runs[name] ?? 0) + 1);
-  const tools: ToolDefinition[] = [
-    {
+  const tools = [
+    stub({
       name: 'echo',
       title: 'Echo',
       description: 'Repeats text.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          text: { type: 'string' },
-          times: { type: 'integer', minimum: 1, maximum: 5 },
-          tags: { type: ['array', 'null'], items: { type: 'string' } },
-          mode: { type: 'string', enum: ['loud', 'quiet'] },
-          version_id: { type: 'string', format: 'uuid' },
-          workspace: { type: 'string' },
-        },
-        required: ['text'],
-        additionalProperties: false,
-      },
+      input: EchoInput,
       outputSchema: {
         type: 'object',
         properties: { text: { type: 'string' }, times: { type: 'integer' }, user: { type: 'string' } },
@@ -73,80 +110,80 @@ export function stubTools(): StubTools {
       annotations: READ,
       async call(principal, args) {
         ran('echo');
-        const times = (args.times as number | undefined) ?? 1;
-        const text = Array.from({ length: times }, () => args.text as string).join(' ');
+        const times = args.times ?? 1;
+        const text = Array.from({ length: times }, () => args.text).join(' ');
         const payload = { text, times, user: principal.userId };
         return { content: [{ type: 'text', text: `${text}\nBEGIN_JSON\n${JSON.stringify(payload)}\nEND_JSON` }], structuredContent: payload };
       },
-    },
-    {
+    }),
+    stub({
       name: 'whoami',
       title: 'Who am I',
       description: 'The caller.',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      input: NoInput,
       annotations: READ,
       async call(principal) {
         ran('whoami');
         return { content: [{ type: 'text', text: `You are ${principal.userId}.` }] };
       },
-    },
-    {
+    }),
+    stub({
       name: 'label_version',
       title: 'Label a version',
       description: 'A required argument where null means "remove".',
-      inputSchema: { type: 'object', properties: { name: { type: ['string', 'null'] } }, required: ['name'] },
+      input: LabelInput,
       annotations: READ,
       async call(_principal, args) {
         ran('label_version');
         return { content: [{ type: 'text', text: args.name === null ? 'label removed' : `labelled ${String(args.name)}` }] };
       },
-    },
-    {
+    }),
+    stub({
       name: 'refuse',
       title: 'Refuse',
       description: 'Always refuses with a domain error.',
-      inputSchema: { type: 'object', properties: { slug: { type: 'string' } } },
+      input: SlugInput,
       annotations: READ,
       async call(_principal, args) {
         ran('refuse');
         throw new DomainError('not_found', `No dashboard named "${String(args.slug)}" in your account`);
       },
-    },
-    {
+    }),
+    stub({
       name: 'crash',
       title: 'Crash',
       description: 'Throws an unexpected error.',
-      inputSchema: { type: 'object', properties: {} },
+      input: NoInput,
       annotations: READ,
       async call() {
         ran('crash');
         throw new Error('database exploded');
       },
-    },
-    {
+    }),
+    stub({
       name: 'slow',
       title: 'Slow',
       description: 'Answers after a delay.',
-      inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0, maximum: 5000 }, label: { type: 'string' } } },
+      input: SlowInput,
       annotations: READ,
       async call(_principal, args) {
         ran('slow');
-        await sleep((args.ms as number | undefined) ?? 200);
+        await sleep(args.ms ?? 200);
         return { content: [{ type: 'text', text: `done ${String(args.label)}` }] };
       },
-    },
-    {
+    }),
+    stub({
       // Named like the real tool so the registry applies its 60-per-minute ceiling.
       name: 'publish_dashboard',
       title: 'Publish (stub)',
       description: 'Counts publishes.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      input: PathInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async call(principal, args) {
         const n = ran('publish_dashboard');
         return { content: [{ type: 'text', text: `Published ${String(args.path)} for ${principal.userId} (#${n})` }] };
       },
-    },
+    }),
   ];
   return { tools, runs };
 }
@@ -198,7 +235,7 @@ export async function startMcpTestServer(options: {
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
   /** Added to the stubs, in place of a stub of the same name. */
-  extraTools?: ToolDefinition[];
+  extraTools?: ServedTool[];
   front?: McpFront;
 }): Promise<McpTestServer> {
   const settings = loadSettings({ PORT: '8787', ...options.env });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { postMcp, request } from '../support/http.js';
-import { MCP_FRONTS, startMcpTestServer, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
+import { MCP_FRONTS, startMcpTestServer, stub, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
 import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
-import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
+import { Text } from '../../shells/koa/mcp/tools/arguments.js';
 import { INTERNAL_ERROR_MESSAGE } from '../../shells/koa/mcp/jsonrpc.js';
 
 const clock = { now: () => new Date() };
@@ -519,16 +519,22 @@ describe('MCP endpoint: large bodies in lent buffers (body-buffers.ts)', () => {
     const waiting = new Promise<void>((resolve) => (firstWaiting = resolve));
     const seen: Record<string, { memory: ArrayBufferLike; intact: boolean }> = {};
     // Stands in for publish_dashboard: parse-message.ts hands its body over as a view of the request's bytes.
-    const publish: ToolDefinition = {
+    class BodyInput {
+      @Text()
+      path!: string;
+
+      @Text()
+      body!: string | Utf8Body;
+    }
+    const publish = stub({
       name: 'publish_dashboard',
       title: 'Publish',
       description: 'Checks its body is still what was sent once it is done waiting.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string' }, body: { type: 'string' } }, required: ['path', 'body'] },
+      input: BodyInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async call(_principal, args) {
-        const path = args.path as string;
-        const body = args.body as Utf8Body;
-        expect(body).to.be.instanceOf(Utf8Body);
+        const { path, body } = args;
+        if (!(body instanceof Utf8Body)) expect.fail('the body arrives as its bytes');
         if (path === 'a') {
           firstWaiting();
           await gate;
@@ -537,7 +543,7 @@ describe('MCP endpoint: large bodies in lent buffers (body-buffers.ts)', () => {
         seen[path] = { memory: body.bytes.buffer, intact: body.bytes.every((byte) => byte === fill) };
         return { content: [{ type: 'text', text: 'done' }] };
       },
-    };
+    });
     const server = await startMcpTestServer({ rateLimiter: new MemoryRateLimiter(clock), extraTools: [publish] });
     try {
       const post = (path: string) =>

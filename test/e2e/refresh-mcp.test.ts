@@ -13,15 +13,12 @@ import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { runDashpub as dashpubCli } from '../support/cli.js';
 import { aUser } from '../support/mothers.js';
+import { TOOL_NAMES } from '../../shells/koa/mcp/tools/index.js';
 
 const SECRET_KEY = 'e2e-refresh-secret';
 
-const ALL_TOOLS = [
-  'publish_dashboard', 'update_dashboard', 'rename_dashboard', 'delete_dashboard', 'list_dashboards', 'get_dashboard',
-  'list_dashboard_versions', 'get_dashboard_version', 'update_dashboard_version', 'restore_dashboard_version',
-  'list_workspaces', 'whoami', 'list_connections', 'introspect_schema', 'validate_cube_sql',
-  'set_refresh_schedule', 'trigger_refresh', 'get_refresh_status',
-];
+/** Every tool the service declares: the test calls each one. */
+const ALL_TOOLS = TOOL_NAMES;
 
 type CallResult = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any>; isError?: boolean };
 

@@ -15,9 +15,6 @@ const ALLOWED: Record<string, string> = {
   // Issue 31 work in flight elsewhere rewrites these; the merge drops each entry once its rewrite lands split.
   'shells/container.ts#buildContainer': 'replaced by one inversify ContainerModule per storage profile (helper G)',
   'shells/refresh-bindings.ts#bindRefreshAndConnections': 'its storage branches and timers move with the ContainerModules (helper G)',
-  'shells/koa/mcp/tools/dashboard-tools.ts#dashboardTools': 'the tool tables become one typed definition per tool (helper H)',
-  'shells/koa/mcp/tools/connection-tools.ts#connectionTools': 'the tool tables become one typed definition per tool (helper H)',
-  'shells/koa/mcp/tools/refresh-tools.ts#refreshTools': 'the tool tables become one typed definition per tool (helper H)',
   'shells/koa/dashboards/dashboards-surface.ts#createDashboardsSurface': 'its outcome mapping is being reworked with the hosting presenters (helper J)',
 };
 

@@ -4,7 +4,7 @@ import type { Principal, TokenVerifier } from '../../application/ports/token-ver
 import { loadSettings } from '../../shells/config.js';
 import { inLogContext, logContext, type LogContext } from '../../shells/logger.js';
 import { createMcpHandler, mcpFront } from '../../shells/koa/mcp/endpoint.js';
-import type { ToolDefinition } from '../../shells/koa/mcp/tool-registry.js';
+import type { ServedTool } from '../../shells/koa/mcp/tool-registry.js';
 import { aPrincipal } from '../support/mothers.js';
 import { captureLogs } from '../support/logs.js';
 import { listenOn } from '../support/server.js';
@@ -46,11 +46,12 @@ describe('shells: the request log context', () => {
     const principal: Principal = aPrincipal('alice-id');
     const verifier: TokenVerifier = { verify: async () => principal, remembered: () => principal };
     const seen: Array<LogContext | undefined> = [];
-    const probe: ToolDefinition = {
+    class NoInput {}
+    const probe: ServedTool = {
       name: 'probe',
       title: 'Probe',
       description: 'Says which log context it ran in.',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      input: NoInput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async call() {
         await sleep(1);

@@ -4,9 +4,11 @@ import { AccountStore, type Plan } from '../../application/ports/account-store.j
 import { RateLimiter } from '../../application/ports/rate-limiter.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
 import { ToolRegistry, type ToolResult } from '../../shells/koa/mcp/tool-registry.js';
-import { dashboardTools } from '../../shells/koa/mcp/tools/dashboard-tools.js';
-import { connectionTools } from '../../shells/koa/mcp/tools/connection-tools.js';
-import { refreshTools } from '../../shells/koa/mcp/tools/refresh-tools.js';
+import { serveTools } from '../../shells/koa/mcp/tools/index.js';
+import { DASHBOARD_TOOLS } from '../../shells/koa/mcp/tools/dashboard-tools.js';
+import { VERSION_TOOLS } from '../../shells/koa/mcp/tools/version-tools.js';
+import { CONNECTION_TOOLS } from '../../shells/koa/mcp/tools/connection-tools.js';
+import { REFRESH_TOOLS } from '../../shells/koa/mcp/tools/refresh-tools.js';
 import type { GrantLock } from '../../domain/scope.js';
 import { aUser, aPrincipal, uniq } from './mothers.js';
 
@@ -23,7 +25,7 @@ export async function makeUser(container: Container, plan: Plan = 'pro', lock: G
 /** The six tools of this room plus the dashboard tools, behind the real registry (argument checks, limits, error mapping). */
 export function registry(container: Container): ToolRegistry {
   return new ToolRegistry(
-    [...dashboardTools(container), ...connectionTools(container), ...refreshTools(container)],
+    serveTools(container, [...DASHBOARD_TOOLS, ...VERSION_TOOLS, ...CONNECTION_TOOLS, ...REFRESH_TOOLS]),
     container.get<RateLimiter>(RateLimiter),
   );
 }

@@ -20,7 +20,7 @@ import {
 import { McpMethods } from './methods.js';
 import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.js';
 import type { ResourceSource } from './resources.js';
-import { SerializedToolResult, ToolRegistry, type ToolDefinition, type ToolRegistryObservers } from './tool-registry.js';
+import { SerializedToolResult, ToolRegistry, type ServedTool, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
 import { BodyTooLarge, lendBodyBuffer, readBodyBytes } from '../request-body.js';
 import { BodyBuffers } from '../body-buffers.js';
@@ -36,7 +36,7 @@ export interface McpEndpointOptions {
   settings: Pick<Settings, 'baseUrl' | 'serviceName' | 'dashboardScheme' | 'dashboardDomain'> &
     Partial<Pick<Settings, 'appUrl' | 'mcpAllowedOrigins' | 'mcpMaxAnswerBytes'>>;
   verifier: TokenVerifier;
-  tools: ToolDefinition[];
+  tools: readonly ServedTool[];
   /** Defaults to the spec's three prompts. */
   prompts?: PromptDefinition[];
   resources: ResourceSource;

@@ -2,16 +2,12 @@ import { isDomainError } from '../../../domain/errors.js';
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, toolRateLimited } from '../../../domain/rate-limits.js';
 import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
 import type { Principal } from '../../../application/ports/token-verifier.js';
-import { checkArguments, checkText, useCaseCheckedArguments, type JsonSchema } from './argument-validation.js';
+import { checkText, declareInput, readArguments, type InputDeclaration, type JsonSchema } from './tools/arguments.js';
+import type { ServedTool, ToolAnnotations, ToolResult } from './tools/definition.js';
 import { invalidParams, JsonRpcError } from './jsonrpc.js';
 import type { Telemetry, ToolOutcome } from '../../../application/ports/telemetry.js';
 
-/** The MCP tool result envelope: one text item, an optional structured copy, `isError` on refusals. */
-export interface ToolResult {
-  content: Array<{ type: 'text'; text: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+export type { ServedTool, ToolResult } from './tools/definition.js';
 
 /**
  * A tool result kept as the text JSON.stringify wrote for it (a remembered `list_dashboards` answer,
@@ -48,40 +44,16 @@ export class SerializedToolResult implements ToolResult {
   }
 }
 
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint?: boolean;
-}
-
-/**
- * One tool as the lead's tools table declares it. `call` receives arguments that already passed the
- * structural checks of `inputSchema`; it throws DomainError for refusals and never formats errors itself.
- */
-export interface ToolDefinition {
+/** What tools/list shows of a tool. */
+export interface ToolDescriptor {
   name: string;
   title: string;
   description: string;
   inputSchema: JsonSchema;
-  /** Declared by every tool that returns structuredContent; the payload must satisfy it. */
   outputSchema?: JsonSchema;
   annotations: ToolAnnotations;
-  /** Extension metadata, e.g. the MCP Apps view that shows the tool's answer (`ui.resourceUri`). */
   _meta?: Record<string, unknown>;
-  /**
-   * Arguments the use case checks itself, because it words their refusals: a declared one is not
-   * type-checked by the registry (`name must be a non-empty string`, not the structural `name must be a
-   * string`); an undeclared one is accepted so the use case can refuse it with its own text instead of
-   * "unknown argument" (trigger_refresh's `workspace`). A declared `workspace` is always one of them
-   * (useCaseCheckedArguments in argument-validation.ts).
-   */
-  useCaseChecked?: readonly string[];
-  call(principal: Principal, args: Record<string, unknown>): Promise<ToolResult>;
 }
-
-/** What tools/list shows of a tool. */
-export type ToolDescriptor = Omit<ToolDefinition, 'call' | 'useCaseChecked'>;
 
 export interface ToolRegistryLogger {
   warn(data: object, message: string): void;
@@ -115,20 +87,20 @@ const TOOL_LIMITS: ReadonlyMap<string, number> = new Map(
  * protocol error, raised to the endpoint (which logs it and answers -32000 with the service's own text).
  */
 export class ToolRegistry {
-  private readonly byName = new Map<string, ToolDefinition>();
-  private readonly useCaseChecked = new Map<string, ReadonlySet<string>>();
+  private readonly byName = new Map<string, ServedTool>();
+  /** Each tool's input class read once at start-up: its inputSchema and the names it accepts. */
+  private readonly inputs = new Map<string, InputDeclaration>();
 
   constructor(
-    tools: ToolDefinition[],
+    tools: readonly ServedTool[],
     private readonly rateLimiter: RateLimiter,
     private readonly logger?: ToolRegistryLogger,
     private readonly observers: ToolRegistryObservers = {},
   ) {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
-      if (tool.inputSchema.type !== 'object') throw new Error(`tool "${tool.name}": inputSchema must be an object schema`);
       this.byName.set(tool.name, tool);
-      this.useCaseChecked.set(tool.name, useCaseCheckedArguments(tool.inputSchema, tool.useCaseChecked));
+      this.inputs.set(tool.name, declareInput(tool.input));
     }
   }
 
@@ -137,11 +109,11 @@ export class ToolRegistry {
   }
 
   list(): ToolDescriptor[] {
-    return [...this.byName.values()].map(({ name, title, description, inputSchema, outputSchema, annotations, _meta }) => ({
+    return [...this.byName.values()].map(({ name, title, description, outputSchema, annotations, _meta }) => ({
       name,
       title,
       description,
-      inputSchema,
+      inputSchema: this.inputs.get(name)!.inputSchema,
       ...(outputSchema ? { outputSchema } : {}),
       annotations,
       ...(_meta ? { _meta } : {}),
@@ -170,18 +142,19 @@ export class ToolRegistry {
     }
   }
 
-  private async callTool(tool: ToolDefinition, principal: Principal, args: unknown): Promise<ToolResult> {
+  private async callTool(tool: ServedTool, principal: Principal, args: unknown): Promise<ToolResult> {
     if (args === undefined || args === null) args = {};
     if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('Invalid params: "arguments" must be an object');
-    const argumentObject = args as Record<string, unknown>;
 
-    const problem = checkArguments(argumentObject, tool.inputSchema, this.useCaseChecked.get(tool.name)) ?? checkText(argumentObject);
-    if (problem) return errorResult(problem);
+    const read = readArguments(this.inputs.get(tool.name)!, args as Record<string, unknown>);
+    if ('problem' in read) return errorResult(read.problem);
+    const textProblem = checkText(read.input);
+    if (textProblem) return errorResult(textProblem);
 
     if (!(await this.allowed(tool.name, principal.userId))) return errorResult(toolRateLimited(tool.name).message);
 
     try {
-      return await tool.call(principal, argumentObject);
+      return await tool.call(principal, read.input);
     } catch (err) {
       if (isDomainError(err)) return errorResult(err.message);
       if (err instanceof JsonRpcError) throw err;

@@ -1,4 +1,4 @@
-/** JSON Schema fragments and annotations the tool definitions share. */
+/** Output schema fragments, argument descriptions and annotations the tool definitions share. */
 
 /** A closed object schema: only the listed properties, `required` ones must be present. */
 export const object = (properties: Record<string, unknown>, required: string[] = []) => ({
@@ -13,15 +13,16 @@ export const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint
 /** Annotations of a tool that only reads, but from a warehouse outside the service. */
 export const READ_WAREHOUSE = { ...READ, openWorldHint: true };
 
-export const workspaceArg = {
-  type: 'string',
-  description:
-    'Workspace slug to act on. Omit to use what this authorization is locked to (your personal account, or the workspace chosen at sign-in).',
-} as const;
+/** The `workspace` argument's description, the same on every tool that takes it. */
+export const WORKSPACE =
+  'Workspace slug to act on. Omit to use what this authorization is locked to (your personal account, or the workspace chosen at sign-in).';
 
-export const slugArg = { type: 'string', description: 'Dashboard slug: [a-z0-9-], 1 to 64 characters.', minLength: 1, maxLength: 64 } as const;
-export const versionIdArg = { type: 'string', format: 'uuid', description: 'A version id (UUID) from list_dashboard_versions.' } as const;
-export const nullableString = (description: string) => ({ type: ['string', 'null'], description }) as const;
+/**
+ * A dashboard slug as declared: its shape and length are the domain's to refuse, in the spec's own words
+ * (`slug exceeds 64-char limit ...`, domain/names.ts), so the bounds are only documented here.
+ */
+export const SLUG = { description: 'Dashboard slug: [a-z0-9-], 1 to 64 characters.', documented: { minLength: 1, maxLength: 64 } } as const;
+export const VERSION_ID = { description: 'A version id (UUID) from list_dashboard_versions.' } as const;
 
 export const fileSchema = {
   type: 'object',

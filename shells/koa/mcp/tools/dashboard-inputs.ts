@@ -1,0 +1,170 @@
+import { MAX_PAGE_SIZE } from '../../../../application/dashboards/list-dashboards.js';
+import type { Utf8Body } from '../../../../application/dashboards/publish-dashboard.js';
+import { Flag, IntegerIn, ObjectOrText, OneOf, Text, TextList, Uuid, Workspace } from './arguments.js';
+import { SLUG, VERSION_ID, WORKSPACE } from './schemas.js';
+
+/*
+ * The dashboard tools' inputs. Properties keep the wire's snake_case names and their declaration order is
+ * the order tools/list and `unknown argument ...; accepted:` show them in.
+ */
+
+const NAME = 'Display name. Omit or null to keep the current one; cannot be cleared.';
+const TAGS = 'Tags. [] clears them; omit or null to keep.';
+const CHART = 'Chart kind label, e.g. "line". Omit or null to keep.';
+const VISIBILITY = 'public, or private (members only).';
+const CONNECTION = '"self" (default) or the id of a warehouse connection, for refreshable dashboards.';
+/** The spec words these refusals itself (domain/metadata.ts), whatever the wrong value's type. */
+const NAME_REFUSAL = 'name must be a non-empty string';
+const CHART_REFUSAL = 'chart must be a non-empty string';
+
+/** A tool that names one dashboard. */
+export class DashboardInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class PublishInput {
+  @Text({ description: '"<slug>" or "<slug>/<filename>".' })
+  path!: string;
+
+  @Text({ optional: true, description: 'File content (body mode), at most 5242880 bytes.' })
+  body?: string | Utf8Body | null;
+
+  @OneOf(['utf8', 'base64'], { optional: true, description: 'Encoding of body. Default utf8.' })
+  encoding?: 'utf8' | 'base64' | null;
+
+  @ObjectOrText({ optional: true, description: 'Dashboard spec (spec mode), as an object or JSON string.' })
+  spec?: object | string | null;
+
+  @Text({ optional: true, nullable: true, description: NAME, refusal: NAME_REFUSAL })
+  name?: string | null;
+
+  @TextList({ optional: true, nullable: true, description: TAGS })
+  tags?: string[] | null;
+
+  @Text({ optional: true, nullable: true, description: CHART, refusal: CHART_REFUSAL })
+  chart?: string | null;
+
+  @OneOf(['public', 'private'], { optional: true, nullable: true, description: VISIBILITY })
+  visibility?: 'public' | 'private' | null;
+
+  @Text({ optional: true, nullable: true, description: CONNECTION })
+  connection?: string | null;
+
+  @Flag({ optional: true, description: 'Validate only; nothing is written.' })
+  dry_run?: boolean | null;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class UpdateInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Text({ optional: true, nullable: true, description: NAME, refusal: NAME_REFUSAL })
+  name?: string | null;
+
+  @TextList({ optional: true, nullable: true, description: TAGS })
+  tags?: string[] | null;
+
+  @Text({ optional: true, nullable: true, description: CHART, refusal: CHART_REFUSAL })
+  chart?: string | null;
+
+  @OneOf(['public', 'private'], { optional: true, nullable: true, description: VISIBILITY })
+  visibility?: 'public' | 'private' | null;
+
+  @Text({ optional: true, nullable: true, description: CONNECTION })
+  connection?: string | null;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class RenameInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Text(SLUG)
+  new_slug!: string;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class ListInput {
+  @Text({ optional: true, description: 'next_cursor of a previous answer.' })
+  cursor?: string | null;
+
+  @IntegerIn(1, MAX_PAGE_SIZE, { optional: true, description: 'Page size, 1 to 100 (default 50).' })
+  limit?: number | null;
+
+  @Text({ optional: true })
+  tag?: string | null;
+
+  @Text({ ...SLUG, optional: true })
+  slug?: string | null;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class GetInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Flag({ optional: true })
+  include_body?: boolean | null;
+
+  @Text({ optional: true })
+  filename?: string | null;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+/** A tool that names one version of one dashboard. */
+export class VersionInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Uuid(VERSION_ID)
+  version_id!: string;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class GetVersionInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Uuid(VERSION_ID)
+  version_id!: string;
+
+  @Flag({ optional: true })
+  include_body?: boolean | null;
+
+  @Text({ optional: true })
+  filename?: string | null;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
+
+export class NameVersionInput {
+  @Text(SLUG)
+  slug!: string;
+
+  @Uuid(VERSION_ID)
+  version_id!: string;
+
+  @Text({ nullable: true, description: 'The name, or null to unname.' })
+  name!: string | null;
+
+  @Workspace(WORKSPACE)
+  workspace?: unknown;
+}
