@@ -10,7 +10,7 @@ import { RefreshStateStore, type RefreshRun, type RefreshTrigger } from '../port
 import { Settings } from '../ports/settings.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
-import { fileEntry } from '../dashboards/file-entries.js';
+import { fileEntry } from '../file-entries.js';
 import { renderSpecFiles } from './render-spec.js';
 
 /**

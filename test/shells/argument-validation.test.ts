@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { checkArguments, checkText, useCaseCheckedArguments } from '../../shells/koa/mcp/argument-validation.js';
-import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../domain/utf8-body.js';
 
 /** The one set of arguments the registry leaves to the use case: declared ones keep their type unchecked, undeclared ones are accepted. */
 describe('tool argument validation: use-case-checked arguments', () => {

@@ -1,4 +1,4 @@
-import { Utf8Body } from '../../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../../domain/utf8-body.js';
 
 /**
  * Structural checks of tool arguments against a tool's inputSchema, run before the tool so that no use

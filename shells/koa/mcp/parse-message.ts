@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { Utf8Body } from '../../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../../domain/utf8-body.js';
 import { bodyText } from '../request-body.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DashboardRef } from '../../../../application/dashboards/lookup.js';
+import type { DashboardRef } from '../../../../application/dashboard-lookup.js';
 import type { RenameCommand } from '../../../../application/dashboards/rename-dashboard.js';
 import type { MetadataInput } from '../../../../application/dashboards/update-dashboard.js';
 import type { BodyRequest } from '../../../../application/dashboards/get-dashboard.js';
