@@ -1,6 +1,6 @@
 import type { OwnerRef } from '../../domain/scope.js';
 import type { PublishState, PublishWrite, StoredFile } from '../../application/ports/dashboard-store.js';
-import { BoundedCache } from '../../application/hosting/bounded-cache.js';
+import { BoundedCache } from '../../shared/bounded-cache.js';
 
 /** A slug's state as a publish may assume it without reading, and the row version `dashpub_publish` checks it by. */
 export interface Guess {

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../hosting/bounded-cache.js';
+import { BoundedCache } from '../../shared/bounded-cache.js';
 import type { Clock } from '../ports/clock.js';
 import type { SecretTokens } from '../ports/secret-tokens.js';
 import type { TokenInvalidation, TokenInvalidations } from '../ports/token-invalidations.js';

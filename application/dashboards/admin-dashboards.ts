@@ -4,7 +4,7 @@ import { ownerOf, type Target } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { resolveOperatorTarget } from './operator-target.js';
-import { listAllDashboards } from './lookup.js';
+import { listAllDashboards } from '../dashboard-lookup.js';
 
 /** One dashboard of the operator's listing, with the owner (user or workspace) it belongs to. */
 export interface AdminDashboardRow {

@@ -6,7 +6,7 @@ import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
 import type { Target } from '../../domain/scope.js';
 import { ListDashboards, type DashboardPage } from './list-dashboards.js';
-import { loadSummary } from './lookup.js';
+import { loadSummary } from '../dashboard-lookup.js';
 import { pickFilename, readBody, type BodyView } from './get-dashboard.js';
 
 /**

@@ -8,7 +8,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardReads, type DashboardRecord, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { findBySlug, loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from './lookup.js';
+import { findBySlug, loadDashboard, noDashboardInAccount, noDashboardInTarget, type DashboardRef, type Loaded } from '../dashboard-lookup.js';
 import { commitNewVersion, pruneSnapshots } from './versioning.js';
 import { parseIncludeBody, pickFilename, readBody, type BodyRequest, type BodyView } from './get-dashboard.js';
 

@@ -4,7 +4,7 @@ import { ownerOf, type Target } from '../../domain/scope.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInTarget, type DashboardRef } from './lookup.js';
+import { loadDashboard, noDashboardInTarget, type DashboardRef } from '../dashboard-lookup.js';
 
 /** What a delete removed: the dashboard's slug and how many versions went with it. */
 export interface Deleted {

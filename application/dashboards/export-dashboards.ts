@@ -6,7 +6,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { resolveOperatorTarget, type OperatorSelector } from './operator-target.js';
-import { listAllDashboards } from './lookup.js';
+import { listAllDashboards } from '../dashboard-lookup.js';
 
 /** Called after each dashboard of an export or import: how many are done, of how many, and which one. */
 export type ArchiveProgress = (done: number, total: number, slug: string) => void;

@@ -6,7 +6,7 @@ import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import { loadSummary, noDashboardInAccount, type DashboardRef } from './lookup.js';
+import { loadSummary, noDashboardInAccount, type DashboardRef } from '../dashboard-lookup.js';
 
 export const INLINE_BODY_LIMIT = 1_048_576;
 

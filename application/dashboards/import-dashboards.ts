@@ -12,7 +12,7 @@ import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { nextRuns, parseSchedule } from '../refresh/cron.js';
 import type { ArchiveProgress } from './export-dashboards.js';
 import { resolveOperatorTarget, type OperatorSelector } from './operator-target.js';
-import { contentHash } from './file-entries.js';
+import { contentHash } from '../file-entries.js';
 
 /** Where an import reads file bytes from: null when the archive has no such file. */
 export interface ArchiveFileSource {

@@ -5,7 +5,7 @@ import { ownerOf, type Target } from '../../domain/scope.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { noDashboardInAccount, type CurrentDashboard } from './lookup.js';
+import { noDashboardInAccount, type CurrentDashboard } from '../dashboard-lookup.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;

@@ -7,6 +7,7 @@ import { parsePath } from '../../domain/names.js';
 import { defaultVisibility, ownerOf, type Target } from '../../domain/scope.js';
 import { parseConnectionRef, connectionRefText, type ConnectionRef } from '../../domain/connection-ref.js';
 import { RENDERED_FILES } from '../../domain/dashboard-spec.js';
+import { Utf8Body } from '../../domain/utf8-body.js';
 import { Clock } from '../ports/clock.js';
 import { ConnectionDirectory, type UsableConnection } from '../ports/connection-directory.js';
 import { DashboardStore, type DashboardRecord, type Manifest, type PublishWrite } from '../ports/dashboard-store.js';
@@ -14,7 +15,7 @@ import { SpecPublisher } from '../ports/spec-publisher.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import type { MetadataInput } from './update-dashboard.js';
-import { fileEntry } from './file-entries.js';
+import { fileEntry } from '../file-entries.js';
 
 /** What a publish did, or on a dry run would do. */
 export interface PublishResult {
@@ -52,20 +53,6 @@ interface PublishPlace {
   filename: string;
   connection: UsableConnection;
   dryRun: boolean;
-}
-
-/**
- * A body handed over as its UTF-8 bytes instead of as text: the MCP endpoint decodes a large body's JSON
- * string straight into bytes (shells/koa/mcp/parse-message.ts), so a 5 MiB upload never becomes a string.
- * It means exactly the text those bytes decode to. The bytes are a view of the request's buffer, which the
- * endpoint lends to another request once this call has answered (shells/koa/body-buffers.ts).
- */
-export class Utf8Body {
-  constructor(readonly bytes: Uint8Array) {}
-
-  text(): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
-  }
 }
 
 /** A publish's body, until decoding takes it. */

@@ -6,7 +6,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadSummary, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
+import { loadSummary, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from '../dashboard-lookup.js';
 
 /** rename_dashboard's input. */
 export interface RenameCommand extends DashboardRef {

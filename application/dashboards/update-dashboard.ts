@@ -9,7 +9,7 @@ import { ConnectionDirectory } from '../ports/connection-directory.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadSummary, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from './lookup.js';
+import { loadSummary, noDashboardInTarget, type CurrentDashboard, type DashboardRef } from '../dashboard-lookup.js';
 
 /**
  * Metadata a publish or update may change; omitted or null keeps the current value. `name`, `chart` and

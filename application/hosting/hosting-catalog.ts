@@ -3,7 +3,7 @@ import type { OwnerRef } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord, type FileEntry, type Manifest } from '../ports/dashboard-store.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../shared/bounded-cache.js';
 import { HostingOptions } from './hosting-options.js';
 import { ServedFiles } from './served-files.js';
 

@@ -4,7 +4,7 @@ import { invalid } from '../../domain/errors.js';
 import { Clock } from '../ports/clock.js';
 import { IN_PROCESS_ONLY, TokenInvalidations } from '../ports/token-invalidations.js';
 import { ViewerTickets } from '../ports/viewer-tickets.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../shared/bounded-cache.js';
 import { HostingOptions } from './hosting-options.js';
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -13,7 +13,7 @@ import { RateLimiter } from '../ports/rate-limiter.js';
 import { RefreshStateStore, type RefreshRun, type RefreshSchedule } from '../ports/refresh-state-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
-import { loadDashboard, noDashboardInAccount, type DashboardRef } from '../dashboards/lookup.js';
+import { loadDashboard, noDashboardInAccount, type DashboardRef } from '../dashboard-lookup.js';
 import { personalConnectionOnWorkspaceWarning } from '../connections/connection-access.js';
 import { ConnectionStore } from '../ports/connection-store.js';
 import { nextRuns, parseSchedule, shortestGapMinutes } from './cron.js';

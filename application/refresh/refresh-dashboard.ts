@@ -9,7 +9,7 @@ import { PageRenderer } from '../ports/page-renderer.js';
 import { RefreshStateStore, type RefreshRun, type RefreshTrigger } from '../ports/refresh-state-store.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
-import { fileEntry } from '../dashboards/file-entries.js';
+import { fileEntry } from '../file-entries.js';
 import { renderSpecFiles } from './render-spec.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Settings } from '../../application/ports/settings.js';
 import { invalid } from '../../domain/errors.js';
-import { SERVER_VERSION } from '../koa/mcp/methods.js';
+import { SERVER_VERSION } from '../server-version.js';
 import { skillText, SKILL_NAME } from './skill.js';
 
 export type ClientKitSettings = Pick<Settings, 'baseUrl' | 'appUrl' | 'serviceName'>;

@@ -1,4 +1,3 @@
-import type { ClientSetup } from './client-setup.js';
 import { TOOL_GUIDE } from './tool-guide.js';
 
 export const SKILL_NAME = 'dashboards';
@@ -8,7 +7,10 @@ export const SKILL_NAME = 'dashboards';
  * says which tool fits which task, with the names as the plugin shows them. The standing rules of
  * the service itself come from the server's `instructions`; this only routes tasks to tools.
  */
-export function skillText(setup: ClientSetup, appUrl: string): string {
+/** What the skill names from the client setup (client-setup.ts), declared here so the two files do not import each other. */
+export type SkillSetup = { serverName: string; pluginToolPrefix: string; consentUrl: string };
+
+export function skillText(setup: SkillSetup, appUrl: string): string {
   const name = setup.serverName;
   const prefix = setup.pluginToolPrefix;
   const description =

@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Container } from 'inversify';
 import type { Settings } from '../../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../container.js';
+import { startBackgroundWork } from '../background-work.js';
 import { hostRouter, type SurfaceHandlers } from './host-router.js';
 import { createApiSurface } from './api/api-surface.js';
 import { createMcpHandler, mcpFront, mcpMiddleware, type McpHandler } from './mcp/endpoint.js';
@@ -112,6 +113,7 @@ function observedFront(app: AppContainer, settings: Settings, mcp: McpHandler, k
 
 export async function startServer(settings: Settings, options: { container?: AppContainer } = {}): Promise<RunningServer> {
   const app = options.container ?? (await buildContainer(settings, { role: 'server' }));
+  const stopBackgroundWork = await startBackgroundWork(app);
   const logger = app.logger;
   const mcp = mcpHandlerFrom(app.container, settings, logger);
   const koa = createKoaApp(app.container, settings, logger, mcp);
@@ -156,6 +158,7 @@ export async function startServer(settings: Settings, options: { container?: App
       server.closeAllConnections();
       await closed;
       await admin?.close();
+      await stopBackgroundWork();
       await app.close();
     },
   };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import { startBackgroundWork } from '../../shells/background-work.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
@@ -357,13 +358,17 @@ describe('connections and refresh on PostgreSQL', function () {
   describe('the pg-boss queue with two server instances', () => {
     let first: AppContainer;
     let second: AppContainer;
+    const stops: Array<() => Promise<void>> = [];
 
     before(async () => {
       const settings = testSettings({ databaseUrl: service.url, secretKey: SECRET });
       first = await buildContainer(settings, { refreshWorkers: true });
       second = await buildContainer(settings, { refreshWorkers: true });
+      // The workers start where the service runs (startServer), as here.
+      stops.push(await startBackgroundWork(first), await startBackgroundWork(second));
     });
     after(async () => {
+      for (const stop of stops) await stop();
       await first?.close();
       await second?.close();
     });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { postMcp, request } from '../support/http.js';
 import { MCP_FRONTS, startMcpTestServer, stub, TOKENS, type McpTestServer } from './mcp-transport-fixtures.js';
-import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../domain/utf8-body.js';
 import { Text } from '../../shells/koa/mcp/tools/arguments.js';
 import { INTERNAL_ERROR_MESSAGE } from '../../shells/koa/mcp/jsonrpc.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BodyBuffers, POOLED_FROM, sizeClass } from '../../shells/koa/body-buffers.js';
+import { BodyBuffers, POOLED_FROM, sizeClass } from '../../shells/http/body-buffers.js';
 
 describe('BodyBuffers', () => {
   it('lends exactly the size asked for, out of a power-of-two buffer', () => {

@@ -13,8 +13,6 @@ const MAX_LINES = 60;
  */
 const ALLOWED: Record<string, string> = {
   // Issue 31 work in flight elsewhere rewrites these; the merge drops each entry once its rewrite lands split.
-  'shells/container.ts#buildContainer': 'replaced by one inversify ContainerModule per storage profile (helper G)',
-  'shells/refresh-bindings.ts#bindRefreshAndConnections': 'its storage branches and timers move with the ContainerModules (helper G)',
   'shells/koa/dashboards/dashboards-surface.ts#createDashboardsSurface': 'its outcome mapping is being reworked with the hosting presenters (helper J)',
 };
 

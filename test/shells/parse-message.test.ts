@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../domain/utf8-body.js';
 import { LIFT_AT, parseMessage } from '../../shells/koa/mcp/parse-message.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { BodyTooLarge, lendBodyBuffer, readBody, readBodyBytes } from '../../shells/koa/request-body.js';
-import { BodyBuffers, POOLED_FROM } from '../../shells/koa/body-buffers.js';
+import { BodyTooLarge, lendBodyBuffer, readBody, readBodyBytes } from '../../shells/http/request-body.js';
+import { BodyBuffers, POOLED_FROM } from '../../shells/http/body-buffers.js';
 
 /** A request whose body arrives in `chunks`, with Content-Length when `declared`. */
 function request(chunks: Buffer[], declared: boolean): IncomingMessage {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { checkText, declareInput, IntegerIn, readArguments, Text, TextList, Unlisted, Workspace } from '../../shells/koa/mcp/tools/arguments.js';
-import { Utf8Body } from '../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../domain/utf8-body.js';
 
 class ProbeInput {
   @Text({ description: 'A slug.', documented: { maxLength: 64 } })

@@ -10,7 +10,7 @@ import { isDomainError } from '../../../domain/errors.js';
 import { GRANT_TYPES } from '../../../domain/oauth-clients.js';
 import { isOAuthError, MCP_SCOPE, OAuthError } from '../../../domain/oauth.js';
 import { FORM_LIMIT_BYTES, parseForm } from '../app/forms.js';
-import { BodyTooLarge, readBody } from '../request-body.js';
+import { BodyTooLarge, readBody } from '../../http/request-body.js';
 import { messagePage } from '../app/pages.js';
 import { sendPage } from '../app/web-security.js';
 import { httpStatusOf } from '../http-status.js';

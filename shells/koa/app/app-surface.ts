@@ -11,7 +11,7 @@ import { safeReturnPath } from '../../../application/hosting/viewer-access.js';
 import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError, type DomainError } from '../../../domain/errors.js';
-import { BodyTooLarge } from '../request-body.js';
+import { BodyTooLarge } from '../../http/request-body.js';
 import { field, readForm, type FormFields } from './forms.js';
 import { addUpstreamSignInRoutes } from './oidc-routes.js';
 import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.js';

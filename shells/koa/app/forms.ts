@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { DomainError } from '../../../domain/errors.js';
-import { readBody } from '../request-body.js';
+import { readBody } from '../../http/request-body.js';
 
 export type FormFields = Record<string, string | string[]>;
 

@@ -22,8 +22,8 @@ import { defaultPrompts, PromptCatalog, type PromptDefinition } from './prompts.
 import type { ResourceSource } from './resources.js';
 import { SerializedToolResult, ToolRegistry, type ServedTool, type ToolRegistryObservers } from './tool-registry.js';
 import type { Telemetry } from '../../../application/ports/telemetry.js';
-import { BodyTooLarge, lendBodyBuffer, readBodyBytes } from '../request-body.js';
-import { BodyBuffers } from '../body-buffers.js';
+import { BodyTooLarge, lendBodyBuffer, readBodyBytes } from '../../http/request-body.js';
+import { BodyBuffers } from '../../http/body-buffers.js';
 import { parseMessage } from './parse-message.js';
 
 /** pino's calling convention, so a pino logger can be passed as is. */

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../../../application/hosting/bounded-cache.js';
+import { BoundedCache } from '../../../shared/bounded-cache.js';
 import type { ListQuery } from '../../../application/dashboards/list-dashboards.js';
 import type { ListingVersions } from '../../../application/ports/listing-versions.js';
 import type { ListCacheOutcome } from '../../../application/ports/telemetry.js';

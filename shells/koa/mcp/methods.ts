@@ -7,10 +7,10 @@ import type { PromptCatalog } from './prompts.js';
 import { parseResourceUri, resourceTemplates, type ResourceSource } from './resources.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { dashboardViewResource, type ViewResourceContents } from './ui/dashboard-view.js';
+import { SERVER_VERSION } from '../../server-version.js';
 
 /** The MCP protocol versions this server speaks, newest first; a client asking for another gets the newest. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-06-18', '2024-11-05'] as const;
-export const SERVER_VERSION = '0.6.0';
 
 export type MethodSettings = Pick<Settings, 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
 

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { Utf8Body } from '../../../application/dashboards/publish-dashboard.js';
-import { bodyText } from '../request-body.js';
+import { Utf8Body } from '../../../domain/utf8-body.js';
+import { bodyText } from '../../http/request-body.js';
 
 /**
  * A JSON-RPC request body, parsed. What comes back is what `JSON.parse` gives for the body's UTF-8 text, with

@@ -1,7 +1,7 @@
 import type { DashboardRecord, Manifest, VersionRecord, VersionSummary } from '../../../application/ports/dashboard-store.js';
 import type { DashboardPage } from '../../../application/dashboards/list-dashboards.js';
 import type { DashboardFound } from '../../../application/dashboards/get-dashboard.js';
-import type { ShownVersion } from '../../../application/dashboards/lookup.js';
+import type { ShownVersion } from '../../../application/dashboard-lookup.js';
 import type { VersionFound, VersionList, VersionRestored } from '../../../application/dashboards/dashboard-versions.js';
 import type { Renamed } from '../../../application/dashboards/rename-dashboard.js';
 import type { Updated } from '../../../application/dashboards/update-dashboard.js';

@@ -1,6 +1,6 @@
 import { IsOptional, registerDecorator, validateSync, type ValidationArguments, type ValidationError } from 'class-validator';
 import { JSONSchema, targetConstructorToSchema } from 'class-validator-jsonschema';
-import { Utf8Body } from '../../../../application/dashboards/publish-dashboard.js';
+import { Utf8Body } from '../../../../domain/utf8-body.js';
 
 /**
  * The decorators a tool's input class (a class-validator DTO) is declared with. Each one registers one

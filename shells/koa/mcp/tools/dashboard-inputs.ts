@@ -1,5 +1,5 @@
 import { MAX_PAGE_SIZE } from '../../../../application/dashboards/list-dashboards.js';
-import type { Utf8Body } from '../../../../application/dashboards/publish-dashboard.js';
+import type { Utf8Body } from '../../../../domain/utf8-body.js';
 import { Flag, IntegerIn, ObjectOrText, OneOf, Text, TextList, Uuid, Workspace } from './arguments.js';
 import { SLUG, VERSION_ID, WORKSPACE } from './schemas.js';
 

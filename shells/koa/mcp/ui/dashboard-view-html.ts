@@ -1,6 +1,9 @@
 import { escapeHtml } from '../../../../domain/html.js';
-import type { ViewSettings } from './dashboard-view.js';
+import type { Settings } from '../../../../application/ports/settings.js';
 import { VIEW_SCRIPT } from './browser-scripts.js';
+
+/** The settings the view reads (its name and the dashboard host). */
+export type ViewSettings = Pick<Settings, 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
 
 /**
  * The view's stylesheet. Colours come from the host's theme variables when it sends them

@@ -1,5 +1,4 @@
-import type { Settings } from '../../../../application/ports/settings.js';
-import { dashboardViewHtml } from './dashboard-view-html.js';
+import { dashboardViewHtml, type ViewSettings } from './dashboard-view-html.js';
 
 /**
  * The MCP Apps view (the `io.modelcontextprotocol/ui` extension) that shows a dashboard inside the
@@ -30,8 +29,6 @@ export interface ViewResourceContents {
   text: string;
   _meta: { ui: { prefersBorder: boolean } };
 }
-
-export type ViewSettings = Pick<Settings, 'serviceName' | 'dashboardScheme' | 'dashboardDomain'>;
 
 /**
  * The resources/read answer for the view. No `csp` is declared: the view needs nothing beyond the

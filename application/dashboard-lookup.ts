@@ -1,6 +1,6 @@
-import { DomainError } from '../../domain/errors.js';
-import { ownerOf, type OwnerRef, type Target } from '../../domain/scope.js';
-import type { DashboardReads, DashboardRecord, DashboardStore, VersionRecord, VersionSummary } from '../ports/dashboard-store.js';
+import { DomainError } from '../domain/errors.js';
+import { ownerOf, type OwnerRef, type Target } from '../domain/scope.js';
+import type { DashboardReads, DashboardRecord, DashboardStore, VersionRecord, VersionSummary } from './ports/dashboard-store.js';
 
 /** The spec's text for the slug-keyed readers, on workspace targets too. */
 export const noDashboardInAccount = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in your account`);
