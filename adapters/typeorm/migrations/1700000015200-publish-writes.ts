@@ -6,138 +6,149 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - Bytes published again no longer lock their `files` row until commit. Every file was stored with
  *   `ON CONFLICT (sha256) DO UPDATE SET stored_at = now()`, so two publishes of the same bytes, by any
  *   owners, queued on that one row until the first one's commit was flushed, and each wrote a new row
- *   version (with new entries in both of its indexes) for nothing; the benchmark, which publishes one body
- *   over and over, spent most of the database's time there. Now the row is marked stored anew only when its
- *   mark is older than half the sweep's grace (30 of 60 minutes; FILE_TOUCH_AGE_SECONDS in
+ *   version (with new entries in both of its indexes) for nothing. Now the row is marked stored anew only
+ *   when its mark is older than half the sweep's grace (30 of 60 minutes; FILE_TOUCH_AGE_SECONDS in
  *   application/ports/file-sweeper.ts): a file found with a fresher mark cannot reach the grace, and so the
  *   sweep, while the transaction that found it is still open. An older mark is touched as before, and that
  *   row lock is what makes a sweep in flight wait and re-check (adapters/typeorm/typeorm-file-sweeper.ts).
  * - It answers the written row's version (`xmin`) with the new version's number, so the store can offer it
- *   as `p_expected` to the next publish of the slug without reading first (docs/decisions/0037-publish-guesses.md). Both come
- *   NULL, as the number alone did, when the slug changed since the caller read it.
+ *   as `p_expected` to the next publish of the slug. Both come NULL, as the number alone did, when the slug
+ *   changed since the caller read it.
+ *
+ * The function texts below are frozen: what this migration installed and what its `down` puts back. The
+ * current function is adapters/typeorm/sql/dashpub-publish.sql.
  */
 export class PublishWrites1700000015200 implements MigrationInterface {
   name = 'PublishWrites1700000015200';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP FUNCTION dashpub_publish${SIGNATURE}`);
-    await queryRunner.query(publishFunction('after'));
+    await queryRunner.query(AFTER);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP FUNCTION dashpub_publish${SIGNATURE}`);
-    await queryRunner.query(publishFunction('before'));
+    await queryRunner.query(BEFORE);
   }
 }
 
-// Exported for migration 1700000015300, which writes this function again with one step changed and whose
-// `down` is this migration's `up`. What these build is history: a change to their output changes two
-// migrations that have already run; extend them with a parameter (as `sortBytes`) instead. Migration
-// 1700000015500 sets the function's plan_cache_mode: a migration that creates it again must set it again.
-
 /** The input parameters' types, which name the function for DROP (OUT parameters do not). */
-export const SIGNATURE = `(text, text, text, xid, uuid, text, text[], text, text, text, uuid, timestamptz, timestamptz,
+const SIGNATURE = `(text, text, text, xid, uuid, text, text[], text, text, text, uuid, timestamptz, timestamptz,
   uuid, uuid, timestamptz, jsonb, jsonb, integer, text[], integer[], bytea)`;
 
-/**
- * The rows of new files, in hash order (so concurrent publishes of overlapping files take their rows in one
- * order). `sortBytes`: the sort carries each row's bytes, as this migration wrote it; migration
- * 1700000015300 sorts the hashes before the bytes are attached.
- */
-const newFiles = (bytes: string, sortBytes = true) => `
-        INSERT INTO files (sha256, bytes, size)
-        SELECT f.sha256, ${bytes}, f.size
-        FROM (SELECT h AS sha256, z AS size, 1 + coalesce(sum(z) OVER (ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::integer AS start
-              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)${sortBytes ? ') AS f\n        ORDER BY f.sha256' : '\n              ORDER BY h) AS f'}`;
-
-export const storeFiles = (sortBytes: boolean) => `        -- New bytes are inserted; bytes already stored are marked stored anew only when their mark is old
-        -- (see the migration's comment): a fresh row is neither locked nor rewritten. A lone file is the blob
-        -- itself, not a copy of it (5 MiB less to copy for a big page).${newFiles('CASE WHEN cardinality(p_hashes) = 1 THEN p_blob ELSE substring(p_blob FROM f.start FOR f.size) END', sortBytes)}
-        ON CONFLICT (sha256) DO NOTHING;
-        UPDATE files SET stored_at = now()
-        WHERE sha256 = ANY (p_hashes) AND stored_at < now() - interval '1800 seconds';
-`;
-
-const STORE_FILES_TOUCHING_EVERY_TIME = `        -- Touching stored_at keeps the file sweep off bytes referenced again (see typeorm-file-sweeper.ts).${newFiles('substring(p_blob FROM f.start FOR f.size)')}
-        ON CONFLICT (sha256) DO UPDATE SET stored_at = now();
-`;
-
-
-/**
- * The function before this migration and after it: the file step and how it answers. `missed` comes before
- * each return that writes nothing (empty in both; migration 1700000015600 answers the slug's state there).
- */
-export const VARIANTS = {
-  before: {
-    fileStep: STORE_FILES_TOUCHING_EVERY_TIME,
-    outputs: '',
-    returns: ' RETURNS integer',
-    missed: '',
-    nothing: ' NULL',
-    rowVersion: '',
-    prune: (sql: string) => sql,
-    done: 'RETURN next_seq',
-  },
-  after: {
-    fileStep: storeFiles(true),
-    outputs: ',\n        OUT new_seq integer, OUT new_row_version text',
-    returns: '',
-    missed: '',
-    nothing: '',
-    rowVersion: '\n          RETURNING xmin::text INTO new_row_version',
-    // A dashboard with no more versions than are kept has none to prune: its first publishes skip the scan.
-    prune: (sql: string) => `        IF next_seq > p_snapshots_kept + 1 THEN\n${sql}\n        END IF;`,
-    done: 'new_seq := next_seq',
-  },
-};
-
-export type PublishVariant = (typeof VARIANTS)['after'];
-
-export const publishFunction = (variant: keyof typeof VARIANTS | PublishVariant) => {
-  const v = typeof variant === 'string' ? VARIANTS[variant] : variant;
-  return `
+/** The function as migration 1700000010200 created it. */
+const BEFORE = `
       CREATE FUNCTION dashpub_publish(
         p_owner_kind text, p_owner_id text, p_slug text, p_expected xid,
         p_dashboard_id uuid, p_name text, p_tags text[], p_chart text, p_visibility text, p_connection text,
         p_created_by uuid, p_created_at timestamptz, p_updated_at timestamptz,
         p_version_id uuid, p_version_created_by uuid, p_version_created_at timestamptz, p_files jsonb, p_spec jsonb,
-        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea${v.outputs}
-      )${v.returns} LANGUAGE plpgsql AS $$
+        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea
+      ) RETURNS integer LANGUAGE plpgsql AS $$
       DECLARE
         next_seq integer;
       BEGIN
         -- The same lock, on the same key, as every other change to this owner's dashboards.
         PERFORM pg_advisory_xact_lock(hashtextextended(p_owner_id, 0));
         IF EXISTS (SELECT 1 FROM dashboard_aliases WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
-          ${v.missed}RETURN${v.nothing};
+          RETURN NULL;
         END IF;
         IF p_expected IS NULL THEN
           IF EXISTS (SELECT 1 FROM dashboards WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
-            ${v.missed}RETURN${v.nothing};
+            RETURN NULL;
           END IF;
           INSERT INTO dashboards (id, owner_kind, owner_id, slug, name, tags, chart, visibility, connection,
                                   current_version_id, created_by, created_at, updated_at)
           VALUES (p_dashboard_id, p_owner_kind, p_owner_id::uuid, p_slug, p_name, p_tags, p_chart, p_visibility, p_connection,
-                  p_version_id, p_created_by, p_created_at, p_updated_at)${v.rowVersion};
+                  p_version_id, p_created_by, p_created_at, p_updated_at);
           next_seq := 1;
         ELSE
           UPDATE dashboards
           SET name = p_name, tags = p_tags, chart = p_chart, visibility = p_visibility, connection = p_connection,
               current_version_id = p_version_id, updated_at = p_updated_at
           WHERE id = p_dashboard_id AND owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug
-            AND xmin = p_expected${v.rowVersion};
+            AND xmin = p_expected;
           IF NOT FOUND THEN
-            ${v.missed}RETURN${v.nothing};
+            RETURN NULL;
           END IF;
           SELECT coalesce(max(seq), 0) + 1 INTO next_seq FROM dashboard_versions WHERE dashboard_id = p_dashboard_id;
         END IF;
-${v.fileStep}        INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+        -- Touching stored_at keeps the file sweep off bytes referenced again (see typeorm-file-sweeper.ts).
+        INSERT INTO files (sha256, bytes, size)
+        SELECT f.sha256, substring(p_blob FROM f.start FOR f.size), f.size
+        FROM (SELECT h AS sha256, z AS size, 1 + coalesce(sum(z) OVER (ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::integer AS start
+              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)) AS f
+        ORDER BY f.sha256
+        ON CONFLICT (sha256) DO UPDATE SET stored_at = now();
+        INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
         VALUES (p_version_id, p_dashboard_id, next_seq, NULL, p_version_created_at, p_version_created_by, p_files, p_spec);
-${v.prune(`        -- The retention rule: of the unnamed snapshots, the newest p_snapshots_kept stay.
+        -- The retention rule: of the unnamed snapshots, the newest p_snapshots_kept stay.
         DELETE FROM dashboard_versions WHERE id IN (
           SELECT id FROM dashboard_versions
           WHERE dashboard_id = p_dashboard_id AND name IS NULL AND id <> p_version_id
-          ORDER BY seq DESC OFFSET p_snapshots_kept);`)}
-        ${v.done};
+          ORDER BY seq DESC OFFSET p_snapshots_kept);
+        RETURN next_seq;
       END $$`;
-};
+
+/** The function as this migration creates it. */
+const AFTER = `
+      CREATE FUNCTION dashpub_publish(
+        p_owner_kind text, p_owner_id text, p_slug text, p_expected xid,
+        p_dashboard_id uuid, p_name text, p_tags text[], p_chart text, p_visibility text, p_connection text,
+        p_created_by uuid, p_created_at timestamptz, p_updated_at timestamptz,
+        p_version_id uuid, p_version_created_by uuid, p_version_created_at timestamptz, p_files jsonb, p_spec jsonb,
+        p_snapshots_kept integer, p_hashes text[], p_sizes integer[], p_blob bytea,
+        OUT new_seq integer, OUT new_row_version text
+      ) LANGUAGE plpgsql AS $$
+      DECLARE
+        next_seq integer;
+      BEGIN
+        -- The same lock, on the same key, as every other change to this owner's dashboards.
+        PERFORM pg_advisory_xact_lock(hashtextextended(p_owner_id, 0));
+        IF EXISTS (SELECT 1 FROM dashboard_aliases WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
+          RETURN;
+        END IF;
+        IF p_expected IS NULL THEN
+          IF EXISTS (SELECT 1 FROM dashboards WHERE owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug) THEN
+            RETURN;
+          END IF;
+          INSERT INTO dashboards (id, owner_kind, owner_id, slug, name, tags, chart, visibility, connection,
+                                  current_version_id, created_by, created_at, updated_at)
+          VALUES (p_dashboard_id, p_owner_kind, p_owner_id::uuid, p_slug, p_name, p_tags, p_chart, p_visibility, p_connection,
+                  p_version_id, p_created_by, p_created_at, p_updated_at)
+          RETURNING xmin::text INTO new_row_version;
+          next_seq := 1;
+        ELSE
+          UPDATE dashboards
+          SET name = p_name, tags = p_tags, chart = p_chart, visibility = p_visibility, connection = p_connection,
+              current_version_id = p_version_id, updated_at = p_updated_at
+          WHERE id = p_dashboard_id AND owner_id = p_owner_id::uuid AND owner_kind = p_owner_kind AND slug = p_slug
+            AND xmin = p_expected
+          RETURNING xmin::text INTO new_row_version;
+          IF NOT FOUND THEN
+            RETURN;
+          END IF;
+          SELECT coalesce(max(seq), 0) + 1 INTO next_seq FROM dashboard_versions WHERE dashboard_id = p_dashboard_id;
+        END IF;
+        -- New bytes are inserted; bytes already stored are marked stored anew only when their mark is old
+        -- (see the migration's comment): a fresh row is neither locked nor rewritten. A lone file is the blob
+        -- itself, not a copy of it (5 MiB less to copy for a big page).
+        INSERT INTO files (sha256, bytes, size)
+        SELECT f.sha256, CASE WHEN cardinality(p_hashes) = 1 THEN p_blob ELSE substring(p_blob FROM f.start FOR f.size) END, f.size
+        FROM (SELECT h AS sha256, z AS size, 1 + coalesce(sum(z) OVER (ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::integer AS start
+              FROM unnest(p_hashes, p_sizes) WITH ORDINALITY AS u (h, z, n)) AS f
+        ORDER BY f.sha256
+        ON CONFLICT (sha256) DO NOTHING;
+        UPDATE files SET stored_at = now()
+        WHERE sha256 = ANY (p_hashes) AND stored_at < now() - interval '1800 seconds';
+        INSERT INTO dashboard_versions (id, dashboard_id, seq, name, created_at, created_by, files, spec)
+        VALUES (p_version_id, p_dashboard_id, next_seq, NULL, p_version_created_at, p_version_created_by, p_files, p_spec);
+        IF next_seq > p_snapshots_kept + 1 THEN
+        -- The retention rule: of the unnamed snapshots, the newest p_snapshots_kept stay.
+        DELETE FROM dashboard_versions WHERE id IN (
+          SELECT id FROM dashboard_versions
+          WHERE dashboard_id = p_dashboard_id AND name IS NULL AND id <> p_version_id
+          ORDER BY seq DESC OFFSET p_snapshots_kept);
+        END IF;
+        new_seq := next_seq;
+      END $$`;
