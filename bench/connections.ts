@@ -2,7 +2,7 @@
  * Connections benchmark: what a publish's two statements (the slug's read, then `dashpub_publish` with the
  * body) cost on a new PostgreSQL connection against one that has run them before, for a 10 KB and a 5 MiB
  * body. The statements are the store's own (publishReadSql, publishWriteSql), sent as named statements as
- * PlainReads sends them. Each round, per size and in alternating order, a new connection runs PUBLISHES
+ * NamedStatements sends them. Each round, per size and in alternating order, a new connection runs PUBLISHES
  * publishes and a warm one (PUBLISHES × 2 before the first round) runs as many; the CPU of the connection's
  * backend (/proc/<pid>/schedstat) and the wall time are taken per publish, and the new connection's start-up
  * on its own. Written to the "Connections" section of docs/benchmarks.md; why it matters in
@@ -81,7 +81,7 @@ function report(results: Map<string, { fresh: Series; warm: Series }>, startups:
     '## Connections',
     '',
     `Machine: ${machineLine()}. \`npm run bench:connections\` (bench/connections.ts): a publish's two statements (the slug's read, then`,
-    '`dashpub_publish` with the body), named as PlainReads names them, on a new connection against a warm one (one that ran',
+    '`dashpub_publish` with the body), named as NamedStatements names them, on a new connection against a warm one (one that ran',
     `${PUBLISHES * 2} publishes first), ${PUBLISHES} publishes each, ${ROUNDS} rounds in alternating order. Median over the rounds of each publish's CPU`,
     "in the connection's backend / wall time at the client, in ms:",
     '',

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { serialize } from 'pg-protocol';
 import { BY_REFERENCE_FROM, endsInLargeBuffer, LargeValueQuery } from '../../adapters/typeorm/large-value-query.js';
-import { PlainReads } from '../../adapters/typeorm/plain-reads.js';
+import { NamedStatements } from '../../adapters/typeorm/named-statements.js';
 import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 
 /** What a query sends through its connection, as pg's Connection would write it, and each write's Buffer. */
@@ -67,15 +67,15 @@ describe('LargeValueQuery: a statement whose last value goes out by reference', 
     expect(endsInLargeBuffer([])).to.equal(false);
   });
 
-  describe('through PlainReads on PostgreSQL', function () {
+  describe('through NamedStatements on PostgreSQL', function () {
     this.timeout(60_000);
     let db: OpenTestDatabase;
-    let reads: PlainReads;
+    let reads: NamedStatements;
 
     before(async () => {
       // One connection: every statement below, failed ones included, shares it.
       db = await openTestDatabase({ poolSize: 1, migrate: false });
-      reads = new PlainReads(db.dataSource, true);
+      reads = new NamedStatements(db.dataSource, true);
     });
     after(async () => db?.close());
 
