@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { OwnerRef } from '../domain/scope.js';
 import { openTestDatabase } from '../test/support/database.js';
 import { connect, publish, type Connection } from './store-publish.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection } from './support.js';
+import { fmt, machineLine, median, option, updateLatestResult } from './support.js';
 
 const ROUNDS = Number(option('rounds', '5'));
 const PUBLISHES = Number(option('publishes', '7'));
@@ -96,8 +96,14 @@ function report(results: Map<string, { fresh: Series; warm: Series }>, startups:
       `${fmt(median(startups.map((s) => s.backendMs)), 2)} ms of the new backend's CPU, over ${startups.length} connections.`,
     '',
   ];
-  prependToSection(BENCHMARKS_FILE, '## Connections', `${lines.join('\n')}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  const first = (series: Series) => median(series[0]!.backendMs);
+  const later = (series: Series) => series.slice(1).map((s) => median(s.backendMs));
+  const sizes = [...results].map(([name, r]) => {
+    const next = later(r.fresh);
+    return `${name}: ${fmt(first(r.fresh), 1)} ms of backend CPU for the first, ${fmt(Math.min(...next), 1)}–${fmt(Math.max(...next), 1)} ms for the next, against ${fmt(median(r.warm.map((s) => median(s.backendMs))), 1)} ms warm`;
+  });
+  updateLatestResult('connections', `${sizes.join('; ')}; opening the connection ${fmt(median(startups.map((s) => s.wallMs)), 1)} ms`);
 }
 
 main().catch((err: unknown) => {

@@ -29,7 +29,7 @@ import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
-import { freePort, option, requireTool, runWrk, writeSection } from './support.js';
+import { freePort, option, requireTool, runWrk, updateLatestResult } from './support.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -299,7 +299,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     `Every round (requests/s): nginx ${rounds(runs.nginx)}; ${cores} processes ${rounds(runs.perCore)}; 1 process ${rounds(runs.single)}. ` +
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`;
   process.stdout.write(`\n${section}\n`);
-  writeSection(path.resolve('docs/benchmarks.md'), '## Hosting', section);
+  updateLatestResult('hosting', `**${ratio(perCore)}×** with a process per core, ${ratio(single)}× from one process`);
   return { single, perCore, nginx: nginxResult };
 }
 

@@ -21,7 +21,7 @@ import type { ListQuery } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import type { SpawnedServer } from '../test/support/server.js';
 import { listedCount, listOverHttp, pageArguments, withOwners, type EndpointServer } from './scale-endpoint.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection, timeCalls } from './support.js';
+import { fmt, machineLine, median, option, timeCalls, updateLatestResult } from './support.js';
 
 const SMALL = 1_000;
 const LARGE = Number(option('large', '1000000'));
@@ -245,7 +245,20 @@ async function main(): Promise<void> {
       '```',
       '',
     ];
-    prependToSection(BENCHMARKS_FILE, '## Scale', `${lines.join('\n')}\n`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const ratio = (r: Timed) => `${fmt(median(r.large) / median(r.small), 2)}×`;
+    const http = (c: (typeof CASES)[number], server: EndpointServer) => ratio(overHttp[`${c.name} ${server}`]!);
+    const [first, middle, rare, sixty] = [CASES[0]!, CASES[1]!, CASES[2]!, CASES[3]!];
+    updateLatestResult(
+      'scale',
+      `store: **${ratio(results[first.name]!)}**, **${ratio(results[middle.name]!)}**, **${ratio(results[sixty.name]!)}** (${[first, middle, sixty].map((c) => fmt(median(results[c.name]!.large), 2)).join(', ')} ms at 1M); ` +
+        `\`list_dashboards\` over HTTP: ${[first, middle, sixty].map((c) => http(c, 'uncached')).join(', ')} built, ${[first, middle, sixty].map((c) => http(c, 'cached')).join(', ')} from the cache`,
+    );
+    updateLatestResult(
+      'scale-rare-tag',
+      `over HTTP, repeated: **${http(rare, 'cached')}** (${fmt(median(overHttp[`${rare.name} cached`]!.large), 2)} ms at 1M); built afresh ${http(rare, 'uncached')}; store ${ratio(results[rare.name]!)}, ` +
+        `and ${fmt(median(results[rare.name]!.large) / median(results[first.name]!.small), 2)}× the 1k owner's first page`,
+    );
   });
 }
 

@@ -19,7 +19,7 @@ import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-c
 import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { callOverHttp, listedCount, listOverHttp, withOwners } from './scale-endpoint.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection, timeCalls } from './support.js';
+import { fmt, machineLine, median, option, timeCalls, updateLatestResult } from './support.js';
 
 const DASHBOARDS = 50;
 /** Snapshots of each owner's first dashboard, which list_dashboard_versions lists. */
@@ -140,7 +140,12 @@ async function main(): Promise<void> {
       'so the spec page should cost what the body page costs, whatever its specs carry.',
       '',
     ];
-    prependToSection(BENCHMARKS_FILE, '## Spec listing', `${lines.join('\n')}\n`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const ratio = (r: Pair) => `${fmt(median(r.spec) / median(r.body), 2)}×`;
+    updateLatestResult(
+      'spec-listing',
+      `listing statement **${ratio(statement)}**, web app's page ${ratio(page)}, \`list_dashboards\` built ${ratio(overHttp)}, \`list_dashboard_versions\` ${ratio(versionsOverHttp)}, \`get_dashboard\` ${ratio(getOverHttp)}`,
+    );
   });
 }
 
