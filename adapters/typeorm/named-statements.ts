@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Pool, QueryResult } from 'pg';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { poolOf } from './data-source.js';
-import { endsInLargeBuffer, LargeValueQuery } from './large-value-query.js';
 
 type Row = Record<string, unknown>;
-
-/** A/B switch for bench/publish.ts only: `by-reference` in DASHPUB_AB_OFF sends large values as pg does. */
-const BY_REFERENCE = !(process.env.DASHPUB_AB_OFF ?? '').split(',').includes('by-reference');
 
 /**
  * The per-call statements of the dashboard store and the listing versions, reads and a publish's write alike.
@@ -29,10 +25,7 @@ export class NamedStatements {
   async rows(text: string, values: unknown[]): Promise<Row[]> {
     const pool = this.pool();
     if (!pool) return this.dataSource.query<Row[]>(text, values);
-    const config = { name: this.nameOf(text), text, values };
-    if (!BY_REFERENCE || !endsInLargeBuffer(values)) return (await pool.query<Row>(config)).rows;
-    const answer = pool.query(new LargeValueQuery(config)) as unknown as Promise<QueryResult<Row>>;
-    return (await answer).rows;
+    return (await pool.query<Row>({ name: this.nameOf(text), text, values })).rows;
   }
 
   private pool(): Pool | null {
