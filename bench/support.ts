@@ -103,10 +103,10 @@ export function machineLine(): string {
 /** docs/benchmarks.md: one table, a row per benchmark, each marked in its first cell by `<!-- bench:KEY -->`. */
 export const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
-/** The machine and time a result cell ends with: the CPU model's first words (from /proc/cpuinfo) and the UTC minute. */
+/** The machine and time a result cell ends with: the CPU model's first words (from /proc/cpuinfo), the load average and the UTC minute. */
 export function machineAndDate(): string {
   const model = (os.cpus()[0]?.model ?? 'unknown CPU').replace(/\((R|TM)\)/g, '').split(/\s+/).filter(Boolean).slice(0, 3).join(' ');
-  return `${model}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+  return `${model}, load ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
 }
 
 /**
