@@ -6,7 +6,7 @@
  * publishes and a warm one (PUBLISHES × 2 before the first round) runs as many; the CPU of the connection's
  * backend (/proc/<pid>/schedstat) and the wall time are taken per publish, and the new connection's start-up
  * on its own. Written to the "Connections" section of docs/benchmarks.md; why it matters in
- * adapters/typeorm/data-source.ts (POOL_IDLE_MS).
+ * adapters/postgres/data-source.ts (POOL_IDLE_MS).
  *
  *   npm run bench:connections -- [--rounds 5] [--publishes 7]
  *

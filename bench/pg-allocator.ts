@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { openDataSource } from '../adapters/typeorm/data-source.js';
+import { openDataSource } from '../adapters/postgres/data-source.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test/support/throwaway-services.js';
 import { backendPageFaults, backendRssMiB, connect, publish, type Connection } from './store-publish.js';

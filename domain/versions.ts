@@ -13,7 +13,7 @@ export interface VersionSummary {
 
 /**
  * A new version's number: one past the highest a dashboard has kept. `dashpub_publish`
- * (adapters/typeorm/sql/dashpub-publish.sql) numbers its versions by the same rule, in SQL.
+ * (adapters/postgres/sql/dashpub-publish.sql) numbers its versions by the same rule, in SQL.
  */
 export function nextVersionSeq(versions: readonly Pick<VersionSummary, 'seq'>[]): number {
   return versions.reduce((highest, v) => Math.max(highest, v.seq), 0) + 1;

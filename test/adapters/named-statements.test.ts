@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { poolOf } from '../../adapters/typeorm/data-source.js';
-import { NamedStatements, statementName } from '../../adapters/typeorm/named-statements.js';
+import { poolOf } from '../../adapters/postgres/data-source.js';
+import { NamedStatements, statementName } from '../../adapters/postgres/named-statements.js';
 import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 
 /** The store's per-call statements, run as named prepared statements on the pool the adapter made for TypeORM. */

@@ -5,10 +5,10 @@ import pg from 'pg';
 import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 
 /** The readable text of the current function, read from the source tree (dist/test/adapters → the package root). */
-const FUNCTION_FILE = fileURLToPath(new URL('../../../adapters/typeorm/sql/dashpub-publish.sql', import.meta.url));
+const FUNCTION_FILE = fileURLToPath(new URL('../../../adapters/postgres/sql/dashpub-publish.sql', import.meta.url));
 
 /**
- * adapters/typeorm/sql/dashpub-publish.sql is the function the migrations leave behind: its arguments, its
+ * adapters/postgres/sql/dashpub-publish.sql is the function the migrations leave behind: its arguments, its
  * results, its settings and its body (compared with runs of white space as one space, as the file is indented
  * for reading and the migrations' frozen copies for their template strings).
  */

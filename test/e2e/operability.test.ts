@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { loadSettings } from '../../shells/config.js';
 import { logContext } from '../../shells/logger.js';
-import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
+import { isDatabaseUnavailable } from '../../adapters/postgres/database-unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { captureLogs } from '../support/logs.js';
@@ -239,7 +239,7 @@ describe('database pool', () => {
     try {
       // A process that uses the pool and never closes it: it must still exit by itself, its connection idle in the pool.
       const script = `
-        import { createDataSource } from ${JSON.stringify(new URL('../../adapters/typeorm/data-source.js', import.meta.url).href)};
+        import { createDataSource } from ${JSON.stringify(new URL('../../adapters/postgres/data-source.js', import.meta.url).href)};
         const dataSource = createDataSource(process.env.URL);
         await dataSource.initialize();
         await dataSource.query('SELECT 1');

@@ -9,7 +9,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * hashes' order is all the sort is for.
  *
  * The function texts below are frozen: what this migration installed and what its `down` puts back. The
- * current function is adapters/typeorm/sql/dashpub-publish.sql.
+ * current function is adapters/postgres/sql/dashpub-publish.sql.
  */
 export class FilesSortedBeforeBytes1700000015300 implements MigrationInterface {
   name = 'FilesSortedBeforeBytes1700000015300';

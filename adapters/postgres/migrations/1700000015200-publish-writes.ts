@@ -10,13 +10,13 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   when its mark is older than half the sweep's grace (30 of 60 minutes; FILE_TOUCH_AGE_SECONDS in
  *   application/ports/file-sweeper.ts): a file found with a fresher mark cannot reach the grace, and so the
  *   sweep, while the transaction that found it is still open. An older mark is touched as before, and that
- *   row lock is what makes a sweep in flight wait and re-check (adapters/typeorm/typeorm-file-sweeper.ts).
+ *   row lock is what makes a sweep in flight wait and re-check (adapters/postgres/typeorm-file-sweeper.ts).
  * - It answers the written row's version (`xmin`) with the new version's number, so the store can offer it
  *   as `p_expected` to the next publish of the slug. Both come NULL, as the number alone did, when the slug
  *   changed since the caller read it.
  *
  * The function texts below are frozen: what this migration installed and what its `down` puts back. The
- * current function is adapters/typeorm/sql/dashpub-publish.sql.
+ * current function is adapters/postgres/sql/dashpub-publish.sql.
  */
 export class PublishWrites1700000015200 implements MigrationInterface {
   name = 'PublishWrites1700000015200';

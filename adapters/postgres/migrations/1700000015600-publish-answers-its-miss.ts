@@ -7,10 +7,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * after the owner's lock, it also sees the publish that held the lock before, where the statement's view was
  * taken before the wait, so a second miss in a row is rarer.
  *
- * The read is `publishStateSelect` of adapters/typeorm/dashboard-sql.ts as it stood at this migration:
+ * The read is `publishStateSelect` of adapters/postgres/dashboard-sql.ts as it stood at this migration:
  * `test/adapters/publish-miss.test.ts` checks that a miss answers what the read answers. Generic plans, as
  * migration 1700000015500 set them. The function texts below are frozen: what this migration installed and
- * what its `down` puts back. The current function is adapters/typeorm/sql/dashpub-publish.sql.
+ * what its `down` puts back. The current function is adapters/postgres/sql/dashpub-publish.sql.
  */
 export class PublishAnswersItsMiss1700000015600 implements MigrationInterface {
   name = 'PublishAnswersItsMiss1700000015600';

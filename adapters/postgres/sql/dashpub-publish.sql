@@ -9,7 +9,7 @@
 -- dashboard when p_expected is NULL, else the dashboard row at xmin p_expected), stores the files, writes the
 -- row and the new version, and prunes. It answers the new version's number and the row's new xmin; when the
 -- slug was not as expected it writes nothing and answers NULLs with the slug as it finds it under the lock
--- (`state`, the same columns as publishReadSql in adapters/typeorm/dashboard-sql.ts).
+-- (`state`, the same columns as publishReadSql in adapters/postgres/dashboard-sql.ts).
 --
 -- Version numbering and retention must agree with domain/versions.ts (nextVersionSeq, snapshotsToPrune);
 -- test/adapters/dashboard-store.contract.ts checks both on memory, PostgreSQL and PGlite.

@@ -214,7 +214,7 @@ class TypeormWrites extends TypeormReads implements DashboardWrites {
 }
 
 @injectable()
-export class TypeormDashboardStore extends TypeormReads implements DashboardStore {
+export class PostgresDashboardStore extends TypeormReads implements DashboardStore {
   private readonly reads: NamedStatements;
 
   /**
