@@ -75,7 +75,7 @@ const toAlias = (row: DashboardAliasEntity): AliasRecord => ({
 /** Tries of a publish without holding the owner's lock between its read and its write (see `publish`). */
 const UNLOCKED_ATTEMPTS = 2;
 
-/** A/B switch for bench/publish.ts only: `guesses` in DASHPUB_AB_OFF reads before every publish. */
+/** Off only for the publish bench's A/B (`--off guesses` sets DASHPUB_AB_OFF): every publish reads first (docs/decisions/0037-publish-guesses.md). */
 const GUESSES = !(process.env.DASHPUB_AB_OFF ?? '').split(',').includes('guesses');
 
 const UPDATABLE = new Set(['slug', 'name', 'tags', 'chart', 'visibility', 'connection', 'currentVersionId', 'updatedAt']);
