@@ -2,11 +2,11 @@
  * Connections benchmark: what a publish's two statements (the slug's read, then `dashpub_publish` with the
  * body) cost on a new PostgreSQL connection against one that has run them before, for a 10 KB and a 5 MiB
  * body. The statements are the store's own (publishReadSql, publishWriteSql), sent as named statements as
- * PlainReads sends them. Each round, per size and in alternating order, a new connection runs PUBLISHES
+ * NamedStatements sends them. Each round, per size and in alternating order, a new connection runs PUBLISHES
  * publishes and a warm one (PUBLISHES × 2 before the first round) runs as many; the CPU of the connection's
  * backend (/proc/<pid>/schedstat) and the wall time are taken per publish, and the new connection's start-up
  * on its own. Written to the "Connections" section of docs/benchmarks.md; why it matters in
- * adapters/typeorm/data-source.ts (POOL_IDLE_MS).
+ * adapters/postgres/data-source.ts (POOL_IDLE_MS).
  *
  *   npm run bench:connections -- [--rounds 5] [--publishes 7]
  *
@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { OwnerRef } from '../domain/scope.js';
 import { openTestDatabase } from '../test/support/database.js';
 import { connect, publish, type Connection } from './store-publish.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection } from './support.js';
+import { fmt, machineLine, median, option, updateLatestResult } from './support.js';
 
 const ROUNDS = Number(option('rounds', '5'));
 const PUBLISHES = Number(option('publishes', '7'));
@@ -81,7 +81,7 @@ function report(results: Map<string, { fresh: Series; warm: Series }>, startups:
     '## Connections',
     '',
     `Machine: ${machineLine()}. \`npm run bench:connections\` (bench/connections.ts): a publish's two statements (the slug's read, then`,
-    '`dashpub_publish` with the body), named as PlainReads names them, on a new connection against a warm one (one that ran',
+    '`dashpub_publish` with the body), named as NamedStatements names them, on a new connection against a warm one (one that ran',
     `${PUBLISHES * 2} publishes first), ${PUBLISHES} publishes each, ${ROUNDS} rounds in alternating order. Median over the rounds of each publish's CPU`,
     "in the connection's backend / wall time at the client, in ms:",
     '',
@@ -96,8 +96,14 @@ function report(results: Map<string, { fresh: Series; warm: Series }>, startups:
       `${fmt(median(startups.map((s) => s.backendMs)), 2)} ms of the new backend's CPU, over ${startups.length} connections.`,
     '',
   ];
-  prependToSection(BENCHMARKS_FILE, '## Connections', `${lines.join('\n')}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  const first = (series: Series) => median(series[0]!.backendMs);
+  const later = (series: Series) => series.slice(1).map((s) => median(s.backendMs));
+  const sizes = [...results].map(([name, r]) => {
+    const next = later(r.fresh);
+    return `${name}: ${fmt(first(r.fresh), 1)} ms of backend CPU for the first, ${fmt(Math.min(...next), 1)}–${fmt(Math.max(...next), 1)} ms for the next, against ${fmt(median(r.warm.map((s) => median(s.backendMs))), 1)} ms warm`;
+  });
+  updateLatestResult('connections', `${sizes.join('; ')}; opening the connection ${fmt(median(startups.map((s) => s.wallMs)), 1)} ms`);
 }
 
 main().catch((err: unknown) => {

@@ -15,6 +15,7 @@ import { ViewCounter } from '../application/ports/view-counter.js';
 import { buildContainer } from '../shells/container.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { testSettings } from '../test/support/settings.js';
+import { updateLatestResult } from './support.js';
 
 const DASHBOARDS = 10_000;
 const rounds = Number(process.argv[2] ?? 5);
@@ -86,6 +87,8 @@ try {
   console.log('| read | median per page | every round |');
   console.log('|---|---:|---|');
   for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} ms | ${xs.map((x) => x.toFixed(2)).join(' / ')} ms |`);
+  const [page, perRow] = [median(times['page read (one statement)']!), median(times['one query per row']!)];
+  updateLatestResult('dashboards-page', `**${page.toFixed(1)} ms** against ${perRow.toFixed(1)} ms (${(page / perRow).toFixed(2)}×)`);
 } finally {
   await app.close();
   await database.drop();

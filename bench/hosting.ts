@@ -10,7 +10,7 @@
  *
  * `--store postgres` (the default when PostgreSQL answers on BENCH_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/test) publishes into a fresh `dashpub_test_bench_*` database that
- * every worker reads through TypeormDashboardStore; `memory` gives each worker its own memory store
+ * every worker reads through PostgresDashboardStore; `memory` gives each worker its own memory store
  * holding the same bytes. Needs the Debian packages `nginx` and `wrk` (apt-get install -y nginx wrk).
  */
 import cluster, { type Worker } from 'node:cluster';
@@ -29,7 +29,7 @@ import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
-import { freePort, option, requireTool, runWrk, writeSection } from './support.js';
+import { freePort, option, requireTool, runWrk, updateLatestResult } from './support.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -288,7 +288,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     `\`wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s\` after a ${WARMUP_S} s warm-up; ${ROUNDS} interleaved rounds, median shown. ` +
     `${cores} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, nginx ${nginxVersion} ` +
     `(Debian package, \`worker_processes auto\`, \`sendfile on\`, access log off, the same bytes from disk). ` +
-    `The service is the production server (\`startServer\`: the dashboards fast path in front of the Koa app with all three surfaces, refresh workers running), on the ${store === 'postgres' ? 'PostgreSQL store (TypeormDashboardStore)' : 'memory store'}, ` +
+    `The service is the production server (\`startServer\`: the dashboards fast path in front of the Koa app with all three surfaces, refresh workers running), on the ${store === 'postgres' ? 'PostgreSQL store (PostgresDashboardStore)' : 'memory store'}, ` +
     `as one process and as ${cores} processes (node:cluster, one per core, like nginx's workers). ` +
     `Run with \`npm run build && node dist/bench/hosting.js\`.\n\n` +
     `| server | requests/s | p99 latency | errors | vs nginx |\n|---|---:|---:|---:|---:|\n` +
@@ -299,7 +299,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     `Every round (requests/s): nginx ${rounds(runs.nginx)}; ${cores} processes ${rounds(runs.perCore)}; 1 process ${rounds(runs.single)}. ` +
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`;
   process.stdout.write(`\n${section}\n`);
-  writeSection(path.resolve('docs/benchmarks.md'), '## Hosting', section);
+  updateLatestResult('hosting', `**${ratio(perCore)}×** with a process per core, ${ratio(single)}× from one process`);
   return { single, perCore, nginx: nginxResult };
 }
 

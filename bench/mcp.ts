@@ -32,7 +32,7 @@ import { buildContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { spawnServer } from '../test/support/server.js';
-import { appendToSection, option, postMcp, requireTool, runWrk } from './support.js';
+import { option, postMcp, requireTool, runWrk, updateLatestResult } from './support.js';
 import { mintAccessToken } from '../test/support/tokens.js';
 
 interface LoadResult {
@@ -257,9 +257,12 @@ export async function runMcpBench(): Promise<void> {
   }
   text += `\nMedians: ${medians.join(' ')}\n`;
   process.stdout.write(`\n${text}\n`);
-  const intro =
-    'The MCP endpoint of the production server (`dashpub serve` on PostgreSQL, a bearer token from the OAuth flow) against a bare Koa 3 server answering the same bytes precomputed (the ceiling) and the official MCP SDK\'s stateless server (a new McpServer and StreamableHTTPServerTransport per request, as its example does, with the same 18 tools and input schemas). Each server is its own process; wrk POSTs with keep-alive; rounds interleaved (dashpub, Koa, SDK, …), every round below. Run with `npm run bench:mcp`.';
-  appendToSection(path.resolve('docs/benchmarks.md'), '## MCP endpoint', intro, text);
+  if (runs.has('tools/list dashpub')) {
+    updateLatestResult('mcp-tools-list', `**${ratio('tools/list dashpub', 'tools/list koa')}×** Koa, **${ratio('tools/list dashpub', 'tools/list sdk')}×** SDK`);
+  }
+  if (runs.has('list_dashboards dashpub')) {
+    updateLatestResult('mcp-list-dashboards', `**${ratio('list_dashboards dashpub', 'list_dashboards koa')}×** from the list cache; ${ratio('list_dashboards uncached', 'list_dashboards koa')}× built every time`);
+  }
 }
 
 const role = option('role', '');

@@ -15,11 +15,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { openDataSource } from '../adapters/typeorm/data-source.js';
+import { openDataSource } from '../adapters/postgres/data-source.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test/support/throwaway-services.js';
 import { backendPageFaults, backendRssMiB, connect, publish, type Connection } from './store-publish.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection } from './support.js';
+import { fmt, machineLine, median, option, updateLatestResult } from './support.js';
 
 const ROUNDS = Number(option('rounds', '5'));
 const PUBLISHES = Number(option('publishes', '10'));
@@ -115,8 +115,12 @@ function report(servers: Array<Server & { rssMiB: number }>): void {
     `The tuned server's backend spends **${fmt(median(tuned.samples.backendMs) / median(stock.samples.backendMs), 2)}×** the stock one's CPU per publish.`,
     '',
   ];
-  prependToSection(BENCHMARKS_FILE, "## PostgreSQL's allocator", `${lines.join('\n')}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  updateLatestResult(
+    'pg-allocator',
+    `**${fmt(median(tuned.samples.backendMs) / median(stock.samples.backendMs), 2)}×** the backend CPU (${fmt(median(tuned.samples.backendMs))} against ${fmt(median(stock.samples.backendMs))} ms), ` +
+      `${fmt(median(tuned.samples.faults), 0)} page faults against ${fmt(median(stock.samples.faults), 0)}, ${fmt(tuned.rssMiB - stock.rssMiB, 0)} MiB more resident per backend`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -5,6 +5,7 @@
 import { cpus } from 'node:os';
 import { parseDashboardSpec, type Row } from '../domain/dashboard-spec.js';
 import { EchartsPageRenderer } from '../adapters/render/echarts-page-renderer.js';
+import { updateLatestResult } from './support.js';
 
 const ROWS = 10_000;
 const iterations = Number(process.argv[2] ?? 40);
@@ -60,3 +61,4 @@ console.log(`Spec render: 6 panels over ${ROWS} rows, ${iterations} iterations a
 console.log(`| mean | p95 | min | max | index.html | target |`);
 console.log(`|---|---|---|---|---|---|`);
 console.log(`| ${fmt(mean)} ms | ${fmt(p95)} ms | ${fmt(times[0]!)} ms | ${fmt(times.at(-1)!)} ms | ${(size / 1024).toFixed(0)} KiB | < ${TARGET_MS} ms ${mean < TARGET_MS ? 'met' : 'MISSED'} |`);
+updateLatestResult('render', `mean **${fmt(mean)} ms**, p95 ${fmt(p95)} ms`);

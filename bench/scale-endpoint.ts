@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../adapters/typeorm/data-source.js';
+import { openDataSource } from '../adapters/postgres/data-source.js';
 import { AccountStore } from '../application/ports/account-store.js';
 import { encodeCursor } from '../application/dashboards/list-dashboards.js';
 import { buildContainer } from '../shells/container.js';

@@ -1,7 +1,7 @@
 /**
  * Scale benchmark: one owner with 1k dashboards and one with 1M, bulk-loaded in SQL into the real tables
  * (dashboards, their versions, the file they name; the tag table fills through its trigger), in one
- * throwaway `dashpub_test_bench_scale_*` database. Times, at c1 through TypeormDashboardStore.listWithCurrent
+ * throwaway `dashpub_test_bench_scale_*` database. Times, at c1 through PostgresDashboardStore.listWithCurrent
  * (the one statement behind a list_dashboards page): the first page, a page from the middle by cursor, and
  * a page of a tag held by 1 in 1,000 dashboards. Rounds interleave the two owners; each round's p50 is
  * written with the plans (EXPLAIN) to the "Scale" section of docs/benchmarks.md. Then the rare tag's floor: the
@@ -15,13 +15,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { listSql } from '../adapters/typeorm/dashboard-sql.js';
-import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
+import { listSql } from '../adapters/postgres/dashboard-sql.js';
+import { PostgresDashboardStore } from '../adapters/postgres/postgres-dashboard-store.js';
 import type { ListQuery } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import type { SpawnedServer } from '../test/support/server.js';
 import { listedCount, listOverHttp, pageArguments, withOwners, type EndpointServer } from './scale-endpoint.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection, timeCalls } from './support.js';
+import { fmt, machineLine, median, option, timeCalls, updateLatestResult } from './support.js';
 
 const SMALL = 1_000;
 const LARGE = Number(option('large', '1000000'));
@@ -70,7 +70,7 @@ const CASES: Case[] = [
   { name: `tag of ${SIXTY} at both sizes`, query: () => ({ limit: PAGE, tag: 'sixty' }) },
 ];
 
-async function timePage(store: TypeormDashboardStore, owner: OwnerRef, query: ListQuery): Promise<{ p50: number; p99: number; rows: number }> {
+async function timePage(store: PostgresDashboardStore, owner: OwnerRef, query: ListQuery): Promise<{ p50: number; p99: number; rows: number }> {
   return timeRead(async () => (await store.listWithCurrent(owner, query)).length);
 }
 
@@ -109,7 +109,7 @@ async function timeFloor(pool: Pool, index: number, owner: OwnerRef): Promise<{ 
 }
 
 /**
- * The plan the page runs with in production: the statement prepared (as TypeormDashboardStore prepares it on
+ * The plan the page runs with in production: the statement prepared (as PostgresDashboardStore prepares it on
  * PostgreSQL) and executed five times first, after which PostgreSQL keeps a generic plan when it finds one
  * no worse than planning each call.
  */
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     const loadSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`loaded ${SMALL} + ${LARGE} dashboards in ${fmt(loadSeconds)} s\n`);
     // Prepared, as the composition root builds it on PostgreSQL: the bench times the statement production runs.
-    const store = new TypeormDashboardStore(dataSource, { preparedStatements: true });
+    const store = new PostgresDashboardStore(dataSource, { preparedStatements: true });
 
     const results: Record<string, Timed> = {};
     for (const c of CASES) results[c.name] = { small: [], large: [], rows: [0, 0] };
@@ -208,7 +208,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine()}. \`npm run bench:scale\` (bench/scale.ts): one owner with ${SMALL.toLocaleString('en')} dashboards and one with`,
       `${LARGE.toLocaleString('en')} (bulk-loaded in SQL with a version and a file each; loaded in ${fmt(loadSeconds, 0)} s) in one database; each page read`,
-      `${ITERATIONS} times at c1 through TypeormDashboardStore.listWithCurrent (the statement behind a list_dashboards page, limit ${PAGE}), rounds`,
+      `${ITERATIONS} times at c1 through PostgresDashboardStore.listWithCurrent (the statement behind a list_dashboards page, limit ${PAGE}), rounds`,
       'interleaving the two owners. Milliseconds, p50 of each round:',
       '',
       `| page | rows at 1k / 1M | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1} 1k / 1M`).join(' | ')} | median 1k | median 1M | 1M ÷ 1k |`,
@@ -245,7 +245,20 @@ async function main(): Promise<void> {
       '```',
       '',
     ];
-    prependToSection(BENCHMARKS_FILE, '## Scale', `${lines.join('\n')}\n`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const ratio = (r: Timed) => `${fmt(median(r.large) / median(r.small), 2)}×`;
+    const http = (c: (typeof CASES)[number], server: EndpointServer) => ratio(overHttp[`${c.name} ${server}`]!);
+    const [first, middle, rare, sixty] = [CASES[0]!, CASES[1]!, CASES[2]!, CASES[3]!];
+    updateLatestResult(
+      'scale',
+      `store: **${ratio(results[first.name]!)}**, **${ratio(results[middle.name]!)}**, **${ratio(results[sixty.name]!)}** (${[first, middle, sixty].map((c) => fmt(median(results[c.name]!.large), 2)).join(', ')} ms at 1M); ` +
+        `\`list_dashboards\` over HTTP: ${[first, middle, sixty].map((c) => http(c, 'uncached')).join(', ')} built, ${[first, middle, sixty].map((c) => http(c, 'cached')).join(', ')} from the cache`,
+    );
+    updateLatestResult(
+      'scale-rare-tag',
+      `over HTTP, repeated: **${http(rare, 'cached')}** (${fmt(median(overHttp[`${rare.name} cached`]!.large), 2)} ms at 1M); built afresh ${http(rare, 'uncached')}; store ${ratio(results[rare.name]!)}, ` +
+        `and ${fmt(median(results[rare.name]!.large) / median(results[first.name]!.small), 2)}× the 1k owner's first page`,
+    );
   });
 }
 

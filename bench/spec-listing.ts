@@ -2,7 +2,7 @@
  * Spec listing benchmark: what a page of spec dashboards costs against the same page of body dashboards. One
  * owner has 50 body dashboards, another 50 refreshable spec dashboards whose specs each carry ROWS rows of
  * inline data (bulk-loaded in SQL into a throwaway `dashpub_test_bench_specs_*` database). Times, at c1 and
- * rounds interleaving the owners: the store's listing statement (TypeormDashboardStore.listWithCurrent,
+ * rounds interleaving the owners: the store's listing statement (PostgresDashboardStore.listWithCurrent,
  * prepared as production runs it), the web app's dashboards page read filtered to refreshable dashboards
  * (TypeormDashboardCatalog.page), and `list_dashboards` over HTTP to `dashpub serve` with the list cache off
  * (`LIST_CACHE_MB=0`: every answer built, what a page costs right after a change), and `list_dashboard_versions`
@@ -15,11 +15,11 @@
  * PostgreSQL is where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
 import type { DataSource } from 'typeorm';
-import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-catalog.js';
-import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
+import { TypeormDashboardCatalog } from '../adapters/postgres/typeorm-dashboard-catalog.js';
+import { PostgresDashboardStore } from '../adapters/postgres/postgres-dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { callOverHttp, listedCount, listOverHttp, withOwners } from './scale-endpoint.js';
-import { BENCHMARKS_FILE, fmt, machineLine, median, option, prependToSection, timeCalls } from './support.js';
+import { fmt, machineLine, median, option, timeCalls, updateLatestResult } from './support.js';
 
 const DASHBOARDS = 50;
 /** Snapshots of each owner's first dashboard, which list_dashboard_versions lists. */
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     await dataSource.query('VACUUM ANALYZE dashboards');
     await dataSource.query('VACUUM ANALYZE dashboard_versions');
     const [size] = await dataSource.query(`SELECT avg(pg_column_size(spec))::int AS stored, avg(octet_length(spec::text))::int AS text FROM dashboard_versions WHERE spec IS NOT NULL`);
-    const store = new TypeormDashboardStore(dataSource, { preparedStatements: true });
+    const store = new PostgresDashboardStore(dataSource, { preparedStatements: true });
     const server = (await serve(['uncached'])).servers.uncached;
     const tokens = { body: bodyUser!.token, spec: specUser!.token };
     for (const kind of ['body', 'spec'] as const) {
@@ -140,7 +140,12 @@ async function main(): Promise<void> {
       'so the spec page should cost what the body page costs, whatever its specs carry.',
       '',
     ];
-    prependToSection(BENCHMARKS_FILE, '## Spec listing', `${lines.join('\n')}\n`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const ratio = (r: Pair) => `${fmt(median(r.spec) / median(r.body), 2)}×`;
+    updateLatestResult(
+      'spec-listing',
+      `listing statement **${ratio(statement)}**, web app's page ${ratio(page)}, \`list_dashboards\` built ${ratio(overHttp)}, \`list_dashboard_versions\` ${ratio(versionsOverHttp)}, \`get_dashboard\` ${ratio(getOverHttp)}`,
+    );
   });
 }
 

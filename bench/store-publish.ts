@@ -5,8 +5,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { publishReadSql, publishWriteSql } from '../adapters/typeorm/dashboard-sql.js';
-import { statementName } from '../adapters/typeorm/plain-reads.js';
+import { publishReadSql, publishWriteSql } from '../adapters/postgres/dashboard-sql.js';
+import { statementName } from '../adapters/postgres/named-statements.js';
 import type { PublishWrite } from '../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../domain/scope.js';
 import { page, procMemoryMiB, procStatFields, schedstat } from './support.js';

@@ -1,6 +1,6 @@
-/** Helpers every benchmark shares: tools, ports, percentiles, machine line, docs sections. */
+/** Helpers every benchmark shares: tools, ports, percentiles, machine line, the docs table's rows. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -100,48 +100,33 @@ export function machineLine(): string {
   return `${os.availableParallelism()} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** Where one `## heading` section of `text` starts and where it ends (the next `## ` heading, or the end); null without one. */
-function sectionAt(text: string, heading: string): { start: number; end: number } | null {
-  const start = text.indexOf(`${heading}\n`);
-  if (start < 0) return null;
-  const after = text.indexOf('\n## ', start + heading.length);
-  return { start, end: after < 0 ? text.length : after + 1 };
-}
-
-/** docs/benchmarks.md, where every bench writes its runs. */
+/** docs/benchmarks.md: one table, a row per benchmark, each marked in its first cell by `<!-- bench:KEY -->`. */
 export const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
-/** Replaces (or appends) one `## heading` section of a markdown file. */
-export function writeSection(file: string, heading: string, section: string): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const at = sectionAt(current, heading);
-  const next = at ? current.slice(0, at.start) + section + current.slice(at.end) : `${current.trimEnd()}\n\n${section}`;
-  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
+/** The machine and time a result cell ends with: the CPU model's first words (from /proc/cpuinfo), the load average and the UTC minute. */
+export function machineAndDate(): string {
+  const model = (os.cpus()[0]?.model ?? 'unknown CPU').replace(/\((R|TM)\)/g, '').split(/\s+/).filter(Boolean).slice(0, 3).join(' ');
+  return `${model}, load ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
 }
 
 /**
- * Puts `section` (which starts with `heading`) at the top of that section and keeps what was there below it
- * under "Earlier runs.": for a bench whose newest run leads its section (bench/scale.ts).
+ * Puts `result` (followed by the machine and the date) in the last cell, "latest result", of the row marked
+ * `<!-- bench:KEY -->` in docs/benchmarks.md, in place: a run replaces its row's result and adds nothing else
+ * (the history is in git). A missing row is an error, not a new section.
  */
-export function prependToSection(file: string, heading: string, section: string): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const at = sectionAt(current, heading);
-  if (!at) return writeSection(file, heading, section);
-  const earlier = current.slice(at.start + heading.length + 1, at.end).trim();
-  writeSection(file, heading, `${section.trimEnd()}\n\nEarlier runs.\n\n${earlier}\n`);
+export function updateLatestResult(key: string, result: string, file = BENCHMARKS_FILE): void {
+  const marker = `<!-- bench:${key} -->`;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith('|') && line.includes(marker));
+  if (at < 0) throw new Error(`${file} has no table row marked ${marker}`);
+  const row = lines[at]!.trimEnd();
+  const lastCell = row.lastIndexOf(' | ', row.length - 2);
+  lines[at] = `${row.slice(0, lastCell)} | ${result.replaceAll('|', '/').replaceAll('\n', ' ')} (${machineAndDate()}) |`;
+  writeFileSync(file, lines.join('\n'));
+  process.stdout.write(`docs/benchmarks.md, row ${key}: ${result}\n`);
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
-
-/** Appends `text` at the end of one `## heading` section (created with `intro` if missing), keeping earlier runs. */
-export function appendToSection(file: string, heading: string, intro: string, text: string): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const at = sectionAt(current, heading);
-  let next: string;
-  if (!at) next = `${current.trimEnd()}\n\n${heading}\n\n${intro}\n\n${text}`;
-  else next = `${current.slice(0, at.end).trimEnd()}\n\n${text}\n${at.end < current.length ? `\n${current.slice(at.end)}` : ''}`;
-  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
-}
 
 /** A deterministic page of `size` ASCII bytes with nothing JSON, SQL or Lua would have to escape. */
 export function page(size: number, seed = ''): string {

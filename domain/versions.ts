@@ -12,8 +12,17 @@ export interface VersionSummary {
 }
 
 /**
+ * A new version's number: one past the highest a dashboard has kept. `dashpub_publish`
+ * (adapters/postgres/sql/dashpub-publish.sql) numbers its versions by the same rule, in SQL.
+ */
+export function nextVersionSeq(versions: readonly Pick<VersionSummary, 'seq'>[]): number {
+  return versions.reduce((highest, v) => Math.max(highest, v.seq), 0) + 1;
+}
+
+/**
  * Snapshots are every version but the current one. Named ones are exempt; of the unnamed, the newest
- * twenty stay and the rest are pruned, oldest first.
+ * twenty stay and the rest are pruned, oldest first. `dashpub_publish` prunes by the same rule in SQL (its
+ * `OFFSET p_snapshots_kept`); the dashboard store contract checks that both agree.
  */
 export function snapshotsToPrune(snapshots: readonly VersionSummary[]): string[] {
   return [...snapshots]

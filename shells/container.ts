@@ -43,6 +43,7 @@ import { HttpClientMetadataSource } from '../adapters/http/http-client-metadata-
 import { ListAnswerCache } from './koa/mcp/list-answer-cache.js';
 import { bindRefreshAndConnections } from './refresh-bindings.js';
 import { openStorage, portOf, StoredOAuthStore } from './storage-profiles.js';
+import { poolOf } from '../adapters/postgres/data-source.js';
 import { createLogger, type Logger } from './logger.js';
 
 export interface Closeable {
@@ -206,7 +207,7 @@ function ownPortsOf(settings: SettingsPort): Set<number> {
 
 /** The pg pool behind TypeORM's PostgreSQL driver: connections checked out and queries waiting. */
 function poolStats(dataSource: DataSource): { inUse: number; waiting: number } | null {
-  const pool = (dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
-  if (!pool || typeof pool.totalCount !== 'number') return null;
+  const pool = poolOf(dataSource);
+  if (!pool) return null;
   return { inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount };
 }

@@ -33,17 +33,17 @@ import { MemoryViewCounter } from '../adapters/memory/memory-view-counter.js';
 import { MemoryViewerTickets } from '../adapters/memory/memory-viewer-tickets.js';
 import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
 import { PgTokenInvalidations } from '../adapters/postgres/pg-token-invalidations.js';
-import { migrate, openDataSource } from '../adapters/typeorm/data-source.js';
-import { TypeormAccountStore } from '../adapters/typeorm/typeorm-account-store.js';
-import { TypeormConnectionStore } from '../adapters/typeorm/typeorm-connection-store.js';
-import { TypeormDashboardCatalog } from '../adapters/typeorm/typeorm-dashboard-catalog.js';
-import { TypeormDashboardStore } from '../adapters/typeorm/typeorm-dashboard-store.js';
-import { TypeormFileSweeper } from '../adapters/typeorm/typeorm-file-sweeper.js';
-import { TypeormListingVersions } from '../adapters/typeorm/typeorm-listing-versions.js';
-import { TypeormOAuthStore } from '../adapters/typeorm/typeorm-oauth-store.js';
-import { TypeormRefreshStateStore } from '../adapters/typeorm/typeorm-refresh-state-store.js';
-import { TypeormViewCounter } from '../adapters/typeorm/typeorm-view-counter.js';
-import { TypeormViewerTickets } from '../adapters/typeorm/typeorm-viewer-tickets.js';
+import { migrate, openDataSource } from '../adapters/postgres/data-source.js';
+import { TypeormAccountStore } from '../adapters/postgres/typeorm-account-store.js';
+import { TypeormConnectionStore } from '../adapters/postgres/typeorm-connection-store.js';
+import { TypeormDashboardCatalog } from '../adapters/postgres/typeorm-dashboard-catalog.js';
+import { PostgresDashboardStore } from '../adapters/postgres/postgres-dashboard-store.js';
+import { TypeormFileSweeper } from '../adapters/postgres/typeorm-file-sweeper.js';
+import { TypeormListingVersions } from '../adapters/postgres/typeorm-listing-versions.js';
+import { TypeormOAuthStore } from '../adapters/postgres/typeorm-oauth-store.js';
+import { TypeormRefreshStateStore } from '../adapters/postgres/typeorm-refresh-state-store.js';
+import { TypeormViewCounter } from '../adapters/postgres/typeorm-view-counter.js';
+import { TypeormViewerTickets } from '../adapters/postgres/typeorm-viewer-tickets.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -163,7 +163,7 @@ function databaseModule(
     const prepared = { preparedStatements: options.preparedStatements };
     bind(DataSource).toConstantValue(dataSource);
     bind<AccountStore>(AccountStore).toConstantValue(new TypeormAccountStore(dataSource));
-    bind<DashboardStore>(DashboardStore).toConstantValue(new TypeormDashboardStore(dataSource, prepared));
+    bind<DashboardStore>(DashboardStore).toConstantValue(new PostgresDashboardStore(dataSource, prepared));
     bind<ListingVersions>(ListingVersions).toConstantValue(new TypeormListingVersions(dataSource, prepared));
     bind<OAuthStore>(StoredOAuthStore).toConstantValue(new TypeormOAuthStore(dataSource));
     bind<TokenInvalidations>(TokenInvalidations).toConstantValue(options.invalidations);

@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
-import { snapshotsToPrune } from '../../domain/versions.js';
+import { nextVersionSeq, snapshotsToPrune } from '../../domain/versions.js';
 import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import type {
@@ -319,7 +319,7 @@ export class MemoryDashboardStore extends MemoryReads implements DashboardStore 
       if (!write) return result;
       for (const file of files) await tx.putFile(file.sha256, file.bytes);
       const existing = write.isNew ? [] : await tx.listVersions(write.dashboard.id);
-      const version = { ...write.version, seq: (existing[0]?.seq ?? 0) + 1 };
+      const version = { ...write.version, seq: nextVersionSeq(existing) };
       if (write.isNew) await tx.insertDashboard(write.dashboard);
       await tx.insertVersion(version);
       if (!write.isNew) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { snapshotsToPrune } from '../../domain/versions.js';
+import { nextVersionSeq, snapshotsToPrune } from '../../domain/versions.js';
 import type { DashboardRecord, DashboardWrites, Manifest, VersionRecord } from '../ports/dashboard-store.js';
 
 /**
@@ -17,7 +17,7 @@ export async function commitNewVersion(
   const version: VersionRecord = {
     id: randomUUID(),
     dashboardId: dashboard.id,
-    seq: (existing[0]?.seq ?? 0) + 1,
+    seq: nextVersionSeq(existing),
     name: null,
     createdAt: content.now,
     createdBy: content.createdBy,

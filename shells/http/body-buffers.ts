@@ -16,7 +16,7 @@ export interface BodyBuffersOptions {
 
 /**
  * Buffers for large request bodies, reused from one request to the next
- * (docs/decisions/0044-body-buffers-and-blob-by-reference.md). Every new multi-megabyte ArrayBuffer counts towards
+ * (docs/decisions/0044-body-buffers.md). Every new multi-megabyte ArrayBuffer counts towards
  * V8's external memory, and every few tens of MiB of it start a full collection, whose concurrent marking cost the
  * server a quarter of its CPU per 5 MiB publish; a body read into a buffer that is already there allocates nothing.
  *

@@ -24,7 +24,7 @@ import { createDashboardsRoutes } from './app/dashboards-routes.js';
 import { dashboardsFastPathFrom } from './dashboards/fast-path.js';
 import { koaOptions } from './koa-options.js';
 import { Telemetry } from '../../application/ports/telemetry.js';
-import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
+import { isDatabaseUnavailable } from '../../adapters/postgres/database-unavailable.js';
 import { observeRequests, setHead } from './request-observer.js';
 import { startAdminListener, type AdminListener } from './admin-listener.js';
 import { bodyDeadline, guardConnections, serverTimeouts } from './slow-requests.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryConnectionStore } from '../../adapters/memory/memory-connection-store.js';
-import { TypeormConnectionStore } from '../../adapters/typeorm/typeorm-connection-store.js';
+import { TypeormConnectionStore } from '../../adapters/postgres/typeorm-connection-store.js';
 import { SECRET_KEY_REQUIRED, SecretBox } from '../../adapters/crypto/secret-box.js';
 import { openTestDatabase } from '../support/database.js';
 import { describeConnectionStoreContract } from './connection-store.contract.js';

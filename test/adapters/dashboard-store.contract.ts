@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { OwnerRef } from '../../domain/scope.js';
 import type { DashboardRecord, DashboardStore, DashboardWrites, PublishState, VersionRecord } from '../../application/ports/dashboard-store.js';
-import { AUTOMATIC_SNAPSHOTS_KEPT } from '../../domain/versions.js';
+import { AUTOMATIC_SNAPSHOTS_KEPT, nextVersionSeq, snapshotsToPrune } from '../../domain/versions.js';
 import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import { refusal } from '../support/refusal.js';
 import { aDashboard } from '../support/mothers.js';
@@ -470,6 +470,30 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
         const kept = await store.listVersions(record.id);
         expect(kept.map((v) => v.id)).to.deep.equal(ids.slice(-AUTOMATIC_SNAPSHOTS_KEPT - 2).reverse());
         expect(kept.filter((v) => v.name !== null).map((v) => v.id)).to.deep.equal([named]);
+      });
+
+      it('numbers and prunes versions by the domain rule (nextVersionSeq, snapshotsToPrune) over 25 publishes with names', async () => {
+        const owner = user();
+        // The rule as the application states it, applied to what each publish leaves.
+        let expected: { id: string; seq: number; name: string | null }[] = [];
+        const publishOne = async (i: number) => {
+          const id = await addFile(owner, 'numbered', 'index.html', `<p>${i} ${randomUUID()}</p>`);
+          expected.push({ id, seq: nextVersionSeq(expected), name: null });
+          const doomed = new Set(snapshotsToPrune(expected.filter((v) => v.id !== id)));
+          expected = expected.filter((v) => !doomed.has(v.id));
+        };
+        for (let i = 0; i < 12; i++) await publishOne(i);
+        for (const seq of [2, 10]) {
+          const v = expected.find((e) => e.seq === seq)!;
+          v.name = `kept ${seq}`;
+          await store.transaction(owner, (tx) => tx.setVersionName(v.id, v.name));
+        }
+        for (let i = 12; i < 25; i++) await publishOne(i);
+        const record = (await store.findDashboard(owner, 'numbered'))!;
+        const kept = (await store.listVersions(record.id)).map((v) => ({ id: v.id, seq: v.seq, name: v.name }));
+        expect(kept).to.deep.equal([...expected].sort((a, b) => b.seq - a.seq));
+        // The current one (25), the newest 20 unnamed snapshots (4 to 24 but 10), and the named 10 and 2.
+        expect(kept.map((v) => v.seq)).to.deep.equal([...Array.from({ length: 22 }, (_, i) => 25 - i), 2]);
       });
 
       it('loses no concurrent publish to one slug: each decides on the state the previous one left', async () => {

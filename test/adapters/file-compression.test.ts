@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { FileCompression1700000015000 } from '../../adapters/typeorm/migrations/1700000015000-file-compression.js';
-import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
+import { FileCompression1700000015000 } from '../../adapters/postgres/migrations/1700000015000-file-compression.js';
+import { PostgresDashboardStore } from '../../adapters/postgres/postgres-dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { aDashboard } from '../support/mothers.js';
 import { openEmbeddedDatabase, openTestDatabase, suiteDatabase, type OpenDatabase } from '../support/database.js';
@@ -33,7 +33,7 @@ async function storedCompression(dataSource: DataSource, sha256: string): Promis
 }
 
 /** One body publish of `bytes` as index.html, through the store's real publish path (dashpub_publish). */
-async function publishFile(store: TypeormDashboardStore, bytes: Uint8Array): Promise<void> {
+async function publishFile(store: PostgresDashboardStore, bytes: Uint8Array): Promise<void> {
   const owner: OwnerRef = { kind: 'user', id: randomUUID() };
   await store.publish(owner, 'big', [{ sha256: sha(bytes), bytes }], (state) => {
     const now = new Date();
@@ -56,9 +56,9 @@ function describeFileCompression(name: string, open: OpenDatabase, expected: 'lz
 
     it('stores a 5 MiB page compressed and reads it back byte for byte', async () => {
       const bytes = page(5 * 1024 * 1024);
-      await publishFile(new TypeormDashboardStore(db.dataSource), bytes);
+      await publishFile(new PostgresDashboardStore(db.dataSource), bytes);
       expect(await storedCompression(db.dataSource, sha(bytes))).to.equal(expected);
-      const read = await new TypeormDashboardStore(db.dataSource).getFile(sha(bytes));
+      const read = await new PostgresDashboardStore(db.dataSource).getFile(sha(bytes));
       expect(read!.byteLength).to.equal(bytes.byteLength);
       expect(Buffer.from(read!).equals(bytes)).to.equal(true);
     });
@@ -66,7 +66,7 @@ function describeFileCompression(name: string, open: OpenDatabase, expected: 'lz
     it('leaves rows stored before it as they were: both read back, each with its own compression', async () => {
       const migration = new FileCompression1700000015000();
       const runner = db.dataSource.createQueryRunner();
-      const store = new TypeormDashboardStore(db.dataSource);
+      const store = new PostgresDashboardStore(db.dataSource);
       const before = page(64 * 1024);
       const after = page(64 * 1024);
       try {

@@ -1,7 +1,7 @@
 import { MemoryViewCounter } from '../../adapters/memory/memory-view-counter.js';
 import { MemoryViewerTickets } from '../../adapters/memory/memory-viewer-tickets.js';
-import { TypeormViewCounter } from '../../adapters/typeorm/typeorm-view-counter.js';
-import { TypeormViewerTickets } from '../../adapters/typeorm/typeorm-viewer-tickets.js';
+import { TypeormViewCounter } from '../../adapters/postgres/typeorm-view-counter.js';
+import { TypeormViewerTickets } from '../../adapters/postgres/typeorm-viewer-tickets.js';
 import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 import { describeViewCounterContract } from './view-counter.contract.js';
 import { describeViewerTicketsContract } from './viewer-tickets.contract.js';

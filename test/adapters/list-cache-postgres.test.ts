@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { TypeormListingVersions } from '../../adapters/typeorm/typeorm-listing-versions.js';
+import { TypeormListingVersions } from '../../adapters/postgres/typeorm-listing-versions.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { ToolResult } from '../../shells/koa/mcp/tool-registry.js';
 import { ListAnswerCache } from '../../shells/koa/mcp/list-answer-cache.js';

@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { attachOrStartEmbedded, startEmbeddedPostgres, type EmbeddedDatabase } from '../../adapters/pglite/embedded-postgres.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
-import { TypeormAccountStore } from '../../adapters/typeorm/typeorm-account-store.js';
-import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
+import { openDataSource } from '../../adapters/postgres/data-source.js';
+import { TypeormAccountStore } from '../../adapters/postgres/typeorm-account-store.js';
+import { PostgresDashboardStore } from '../../adapters/postgres/postgres-dashboard-store.js';
 import type { DomainError } from '../../domain/errors.js';
 import { describeAccountStoreContract } from './account-store.contract.js';
 import { describeDashboardStoreContract } from './dashboard-store.contract.js';
@@ -51,7 +51,7 @@ describe('embedded PGlite (child process behind a loopback socket)', function ()
   });
 
   describeAccountStoreContract('embedded PGlite', async () => ({ store: new TypeormAccountStore(dataSource), close: async () => {} }));
-  describeDashboardStoreContract('embedded PGlite', async () => ({ store: new TypeormDashboardStore(dataSource), close: async () => {} }));
+  describeDashboardStoreContract('embedded PGlite', async () => ({ store: new PostgresDashboardStore(dataSource), close: async () => {} }));
 
   it('records its address while running, so another process attaches instead of opening the data', async () => {
     const recorded = JSON.parse(readFileSync(record, 'utf8'));

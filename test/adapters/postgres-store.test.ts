@@ -1,5 +1,5 @@
-import { TypeormAccountStore } from '../../adapters/typeorm/typeorm-account-store.js';
-import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
+import { TypeormAccountStore } from '../../adapters/postgres/typeorm-account-store.js';
+import { PostgresDashboardStore } from '../../adapters/postgres/postgres-dashboard-store.js';
 import { openTestDatabase } from '../support/database.js';
 import { describeAccountStoreContract } from './account-store.contract.js';
 import { describeDashboardStoreContract } from './dashboard-store.contract.js';
@@ -12,5 +12,5 @@ describeAccountStoreContract('PostgreSQL', async () => {
 // Prepared statements on, as `dashpub serve` on DATABASE_URL runs it; the PGlite suite covers them off.
 describeDashboardStoreContract('PostgreSQL', async () => {
   const { dataSource, close } = await openTestDatabase();
-  return { store: new TypeormDashboardStore(dataSource, { preparedStatements: true }), close };
+  return { store: new PostgresDashboardStore(dataSource, { preparedStatements: true }), close };
 });

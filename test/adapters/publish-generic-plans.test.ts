@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { PublishGenericPlans1700000015500 } from '../../adapters/typeorm/migrations/1700000015500-publish-generic-plans.js';
+import { PublishGenericPlans1700000015500 } from '../../adapters/postgres/migrations/1700000015500-publish-generic-plans.js';
 import { openTestDatabase, whileMigratedDown, type OpenTestDatabase } from '../support/database.js';
 
 /**

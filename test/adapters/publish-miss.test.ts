@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { publishReadSql } from '../../adapters/typeorm/dashboard-sql.js';
-import { PublishAnswersItsMiss1700000015600 } from '../../adapters/typeorm/migrations/1700000015600-publish-answers-its-miss.js';
+import { publishReadSql } from '../../adapters/postgres/dashboard-sql.js';
+import { PublishAnswersItsMiss1700000015600 } from '../../adapters/postgres/migrations/1700000015600-publish-answers-its-miss.js';
 import { openTestDatabase, whileMigratedDown, type OpenTestDatabase } from '../support/database.js';
 
 /**

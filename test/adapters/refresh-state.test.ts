@@ -1,7 +1,7 @@
 import { MemoryRefreshStateStore } from '../../adapters/memory/memory-refresh-state-store.js';
 import { MemoryRefreshQueue } from '../../adapters/jobs/memory-refresh-queue.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
-import { TypeormRefreshStateStore } from '../../adapters/typeorm/typeorm-refresh-state-store.js';
+import { TypeormRefreshStateStore } from '../../adapters/postgres/typeorm-refresh-state-store.js';
 import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 import { describeRefreshQueueContract } from './refresh-queue.contract.js';
 import { describeRefreshStateStoreContract } from './refresh-state-store.contract.js';

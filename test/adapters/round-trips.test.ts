@@ -7,7 +7,7 @@ import { ListDashboards, type ListQuery } from '../../application/dashboards/lis
 import { RenameDashboard } from '../../application/dashboards/rename-dashboard.js';
 import { GetDashboard } from '../../application/dashboards/get-dashboard.js';
 import { DashboardResources } from '../../application/dashboards/dashboard-resources.js';
-import { GUESS_NEW_MAX_BYTES } from '../../adapters/typeorm/publish-guesses.js';
+import { GUESS_NEW_MAX_BYTES } from '../../adapters/postgres/publish-guesses.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import type { SelfMetricsService } from '../../application/connections/self-metrics.js';
 import { SelfMetrics } from '../../application/ports/warehouse.js';

@@ -7,10 +7,10 @@ import { FILE_SWEEP_GRACE_SECONDS, FILE_TOUCH_AGE_SECONDS, FileSweeper } from '.
 import { buildContainer } from '../../shells/container.js';
 import { createTestDatabase, whileMigratedDown, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
-import { PublishWrites1700000015200 } from '../../adapters/typeorm/migrations/1700000015200-publish-writes.js';
-import { FilesSortedBeforeBytes1700000015300 } from '../../adapters/typeorm/migrations/1700000015300-files-sorted-before-bytes.js';
-import { PublishGenericPlans1700000015500 } from '../../adapters/typeorm/migrations/1700000015500-publish-generic-plans.js';
-import { PublishAnswersItsMiss1700000015600 } from '../../adapters/typeorm/migrations/1700000015600-publish-answers-its-miss.js';
+import { PublishWrites1700000015200 } from '../../adapters/postgres/migrations/1700000015200-publish-writes.js';
+import { FilesSortedBeforeBytes1700000015300 } from '../../adapters/postgres/migrations/1700000015300-files-sorted-before-bytes.js';
+import { PublishGenericPlans1700000015500 } from '../../adapters/postgres/migrations/1700000015500-publish-generic-plans.js';
+import { PublishAnswersItsMiss1700000015600 } from '../../adapters/postgres/migrations/1700000015600-publish-answers-its-miss.js';
 import { DataSource } from 'typeorm';
 import { testSettings } from '../support/settings.js';
 

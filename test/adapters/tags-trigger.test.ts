@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { TagsInsertedPerRow1700000015400 } from '../../adapters/typeorm/migrations/1700000015400-tags-inserted-per-row.js';
+import { TagsInsertedPerRow1700000015400 } from '../../adapters/postgres/migrations/1700000015400-tags-inserted-per-row.js';
 import { openTestDatabase, whileMigratedDown, type OpenTestDatabase } from '../support/database.js';
 
 /**

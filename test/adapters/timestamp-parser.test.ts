@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { parseTimestamptz } from '../../adapters/typeorm/timestamp-parser.js';
+import { parseTimestamptz } from '../../adapters/postgres/timestamp-parser.js';
 import { openTestDatabase, type OpenTestDatabase } from '../support/database.js';
 
 /** pg's own timestamptz parser (postgres-date): what every value must still parse to. */
@@ -17,7 +17,7 @@ function expectSameAsLibrary(text: string): void {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-describe('timestamptz parsed by position (adapters/typeorm/timestamp-parser.ts)', () => {
+describe('timestamptz parsed by position (adapters/postgres/timestamp-parser.ts)', () => {
   it('gives what pg\'s parser gives for every fraction length and the zones PostgreSQL writes', () => {
     const fractions = ['', '.1', '.12', '.123', '.1234', '.12345', '.123456', '.000001', '.999999', '.0005', '.5'];
     const zones = ['+00', '-00', '+01', '-05', '+05:30', '-03:30', '+05:45', '+14', '-12', '+00:19:32', '-00:17:30'];

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { NodeSecretTokens } from '../../adapters/crypto/node-secret-tokens.js';
 import { PgTokenInvalidations } from '../../adapters/postgres/pg-token-invalidations.js';
-import { TypeormOAuthStore } from '../../adapters/typeorm/typeorm-oauth-store.js';
+import { TypeormOAuthStore } from '../../adapters/postgres/typeorm-oauth-store.js';
 import { CachingTokenVerifier } from '../../application/auth/cached-token-verifier.js';
 import { OAuthTokenVerifier } from '../../application/auth/verify-access-token.js';
 import { AccountStore } from '../../application/ports/account-store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { VersionRefreshable1700000015700 } from '../../adapters/typeorm/migrations/1700000015700-version-refreshable.js';
-import { TypeormDashboardStore } from '../../adapters/typeorm/typeorm-dashboard-store.js';
+import { VersionRefreshable1700000015700 } from '../../adapters/postgres/migrations/1700000015700-version-refreshable.js';
+import { PostgresDashboardStore } from '../../adapters/postgres/postgres-dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { aDashboard } from '../support/mothers.js';
 import { openEmbeddedDatabase, openTestDatabase, suiteDatabase, whileMigratedDown, type OpenDatabase } from '../support/database.js';
@@ -11,7 +11,7 @@ const WITH_QUERIES = { title: 'Q', queries: { n: { sql: 'SELECT 1 AS n' } }, pan
 const INLINE_ONLY = { title: 'S', data: { rows: [{ n: 1 }] }, panels: [] };
 
 /** A dashboard with one version of `spec`, written through the store's transaction writes (plain INSERTs). */
-async function insertWithSpec(store: TypeormDashboardStore, owner: OwnerRef, slug: string, spec: unknown): Promise<void> {
+async function insertWithSpec(store: PostgresDashboardStore, owner: OwnerRef, slug: string, spec: unknown): Promise<void> {
   const now = new Date();
   const record = aDashboard(owner, { slug, createdBy: randomUUID(), createdAt: now, updatedAt: now });
   await store.transaction(owner, async (tx) => {
@@ -21,7 +21,7 @@ async function insertWithSpec(store: TypeormDashboardStore, owner: OwnerRef, slu
 }
 
 /** One spec publish through `dashpub_publish`, the production publish path. */
-async function publishSpec(store: TypeormDashboardStore, owner: OwnerRef, slug: string, spec: unknown): Promise<void> {
+async function publishSpec(store: PostgresDashboardStore, owner: OwnerRef, slug: string, spec: unknown): Promise<void> {
   await store.publish(owner, slug, [], (state) => {
     const now = new Date();
     const base = aDashboard(owner, { slug, createdBy: randomUUID(), createdAt: now, updatedAt: now });
@@ -31,7 +31,7 @@ async function publishSpec(store: TypeormDashboardStore, owner: OwnerRef, slug: 
   });
 }
 
-async function listedRefreshable(store: TypeormDashboardStore, owner: OwnerRef): Promise<Record<string, boolean>> {
+async function listedRefreshable(store: PostgresDashboardStore, owner: OwnerRef): Promise<Record<string, boolean>> {
   return Object.fromEntries((await store.listWithCurrent(owner, { limit: 10 })).map(({ dashboard, current }) => [dashboard.slug, current!.refreshable]));
 }
 
@@ -43,7 +43,7 @@ function describeVersionRefreshable(name: string, open: OpenDatabase): void {
 
     it('fills the versions stored before it, from their specs', async () => {
       const owner: OwnerRef = { kind: 'user', id: randomUUID() };
-      const store = new TypeormDashboardStore(db.dataSource);
+      const store = new PostgresDashboardStore(db.dataSource);
       await whileMigratedDown(db.dataSource, new VersionRefreshable1700000015700(), async () => {
         const [column] = await db.dataSource.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'dashboard_versions' AND column_name = 'refreshable'`);
         expect(column.n).to.equal(0);
@@ -51,12 +51,12 @@ function describeVersionRefreshable(name: string, open: OpenDatabase): void {
         await insertWithSpec(store, owner, 'inline', INLINE_ONLY);
         await insertWithSpec(store, owner, 'body', null);
       });
-      expect(await listedRefreshable(new TypeormDashboardStore(db.dataSource), owner)).to.deep.equal({ body: false, inline: false, queries: true });
+      expect(await listedRefreshable(new PostgresDashboardStore(db.dataSource), owner)).to.deep.equal({ body: false, inline: false, queries: true });
     });
 
     it('follows each publish through dashpub_publish, a new version with queries and one without', async () => {
       const owner: OwnerRef = { kind: 'user', id: randomUUID() };
-      const store = new TypeormDashboardStore(db.dataSource, { preparedStatements: true });
+      const store = new PostgresDashboardStore(db.dataSource, { preparedStatements: true });
       await publishSpec(store, owner, 'report', INLINE_ONLY);
       expect(await listedRefreshable(store, owner)).to.deep.equal({ report: false });
       await publishSpec(store, owner, 'report', WITH_QUERIES);
@@ -67,7 +67,7 @@ function describeVersionRefreshable(name: string, open: OpenDatabase): void {
 
     it('cannot be written: PostgreSQL keeps it from the spec', async () => {
       const owner: OwnerRef = { kind: 'user', id: randomUUID() };
-      const store = new TypeormDashboardStore(db.dataSource);
+      const store = new PostgresDashboardStore(db.dataSource);
       await insertWithSpec(store, owner, 'fixed', INLINE_ONLY);
       const refused = await db.dataSource.query(`UPDATE dashboard_versions SET refreshable = true`).then(
         () => null,

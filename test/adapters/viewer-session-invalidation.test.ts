@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DataSource } from 'typeorm';
 import { PgTokenInvalidations } from '../../adapters/postgres/pg-token-invalidations.js';
-import { TypeormViewerTickets } from '../../adapters/typeorm/typeorm-viewer-tickets.js';
+import { TypeormViewerTickets } from '../../adapters/postgres/typeorm-viewer-tickets.js';
 import { DEFAULT_HOSTING_OPTIONS } from '../../application/hosting/hosting-options.js';
 import { ViewerAccess } from '../../application/hosting/viewer-access.js';
 import type { ViewerTickets } from '../../application/ports/viewer-tickets.js';

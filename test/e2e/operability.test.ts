@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { loadSettings } from '../../shells/config.js';
 import { logContext } from '../../shells/logger.js';
-import { isDatabaseUnavailable } from '../../adapters/typeorm/database-unavailable.js';
+import { isDatabaseUnavailable } from '../../adapters/postgres/database-unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { captureLogs } from '../support/logs.js';
@@ -239,11 +239,11 @@ describe('database pool', () => {
     try {
       // A process that uses the pool and never closes it: it must still exit by itself, its connection idle in the pool.
       const script = `
-        import { createDataSource } from ${JSON.stringify(new URL('../../adapters/typeorm/data-source.js', import.meta.url).href)};
+        import { createDataSource, poolOf } from ${JSON.stringify(new URL('../../adapters/postgres/data-source.js', import.meta.url).href)};
         const dataSource = createDataSource(process.env.URL);
         await dataSource.initialize();
         await dataSource.query('SELECT 1');
-        const pool = dataSource.driver.master;
+        const pool = poolOf(dataSource);
         console.log(JSON.stringify({ idleTimeoutMillis: pool.options.idleTimeoutMillis, idle: pool.idleCount }));`;
       const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, URL: database.url }, timeout: 30_000 });
       expect(JSON.parse(stdout)).to.deep.equal({ idleTimeoutMillis: 600_000, idle: 1 });

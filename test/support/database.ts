@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../adapters/pglite/embedded-postgres.js';
-import { openDataSource } from '../../adapters/typeorm/data-source.js';
+import { openDataSource } from '../../adapters/postgres/data-source.js';
 
 /** The server tests may create databases on. Its own database name must contain "test". */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -7,7 +7,7 @@ import { STORE_TYPES } from './timestamp-parser.js';
 /**
  * How long a pooled connection may sit idle before it is closed: ten minutes (PgBouncer's server_idle_timeout),
  * not pg-pool's ten seconds. A connection warms up as it is used: its backend loads the catalog, compiles
- * `dashpub_publish` and parses the named statements (plain-reads.ts), and PostgreSQL plans each named
+ * `dashpub_publish` and parses the named statements (named-statements.ts), and PostgreSQL plans each named
  * statement afresh for its first five runs, copying every value into the plan, a publish's whole blob
  * included. On a new connection a 10 KB publish cost its backend 4.7 ms of CPU, and each of the next five
  * 0.7–0.9 ms, against 0.4–0.5 ms on a warm one; a 5 MiB publish 30 ms, then 23–24 ms, against 17–18 ms
@@ -16,11 +16,34 @@ import { STORE_TYPES } from './timestamp-parser.js';
  */
 export const POOL_IDLE_MS = 10 * 60_000;
 
-/** One PostgreSQL DataSource on the service's entities and migrations; never `synchronize`. */
+const pools = new WeakMap<DataSource, pg.Pool>();
+
+/**
+ * The `pg` pool a DataSource of `createDataSource` runs on, once it is initialised: the hot statements go
+ * straight to it as named prepared statements (named-statements.ts).
+ */
+export function poolOf(dataSource: DataSource): pg.Pool | null {
+  return pools.get(dataSource) ?? null;
+}
+
+/**
+ * One PostgreSQL DataSource on the service's entities and migrations; never `synchronize`. Its pool is made
+ * here: TypeORM's `driver` option takes the `pg` module it builds pools with, and this one's `Pool` records
+ * the pool it makes for this DataSource (`poolOf`).
+ */
 export function createDataSource(url: string, options: { poolSize?: number } = {}): DataSource {
-  return new DataSource({
+  const dataSource: DataSource = new DataSource({
     type: 'postgres',
     url,
+    driver: {
+      defaults: pg.defaults,
+      Pool: class OwnedPool extends pg.Pool {
+        constructor(config?: pg.PoolConfig) {
+          super(config);
+          pools.set(dataSource, this);
+        }
+      },
+    },
     entities: ENTITIES,
     migrations: MIGRATIONS,
     synchronize: false,
@@ -30,6 +53,7 @@ export function createDataSource(url: string, options: { poolSize?: number } = {
     // timestamps parsed by position (timestamp-parser.ts).
     extra: { max: options.poolSize ?? 10, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true, types: STORE_TYPES },
   });
+  return dataSource;
 }
 
 export async function openDataSource(url: string, options: { poolSize?: number; migrate?: boolean } = {}): Promise<DataSource> {

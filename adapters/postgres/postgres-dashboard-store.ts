@@ -16,6 +16,7 @@ import type {
   PublishDay,
   PublishDecision,
   PublishState,
+  PublishWrite,
   StoredFile,
   VersionRecord,
   VersionSummary,
@@ -35,7 +36,7 @@ import { DashboardAliasEntity } from './entities/dashboard-alias.js';
 import { FileEntity } from './entities/dashboard-file.js';
 import { DashboardEntity } from './entities/dashboard-record.js';
 import { DashboardVersionEntity } from './entities/dashboard-version.js';
-import { PlainReads } from './plain-reads.js';
+import { NamedStatements } from './named-statements.js';
 import { PublishGuesses, type Guess } from './publish-guesses.js';
 import pg from 'pg';
 
@@ -71,7 +72,11 @@ const toAlias = (row: DashboardAliasEntity): AliasRecord => ({
   dashboardId: row.dashboardId,
 });
 
-const MAX_PUBLISH_ATTEMPTS = 1000;
+/** Tries of a publish without holding the owner's lock between its read and its write (see `publish`). */
+const UNLOCKED_ATTEMPTS = 2;
+
+/** Off only for the publish bench's A/B (`--off guesses` sets DASHPUB_AB_OFF): every publish reads first (docs/decisions/0037-publish-guesses.md). */
+const GUESSES = !(process.env.DASHPUB_AB_OFF ?? '').split(',').includes('guesses');
 
 const UPDATABLE = new Set(['slug', 'name', 'tags', 'chart', 'visibility', 'connection', 'currentVersionId', 'updatedAt']);
 
@@ -209,8 +214,8 @@ class TypeormWrites extends TypeormReads implements DashboardWrites {
 }
 
 @injectable()
-export class TypeormDashboardStore extends TypeormReads implements DashboardStore {
-  private readonly reads: PlainReads;
+export class PostgresDashboardStore extends TypeormReads implements DashboardStore {
+  private readonly reads: NamedStatements;
 
   /**
    * `preparedStatements`: the hot reads (a listing page, a publish's first read) run as named prepared
@@ -220,7 +225,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
    */
   constructor(@inject(DataSource) private readonly dataSource: DataSource, options: { preparedStatements?: boolean } = {}) {
     super(dataSource.manager);
-    this.reads = new PlainReads(dataSource, options.preparedStatements ?? false);
+    this.reads = new NamedStatements(dataSource, options.preparedStatements ?? false);
   }
 
   private readonly guesses = new PublishGuesses();
@@ -265,24 +270,43 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
    * the slug is new and the files small: see PublishGuesses); else two: a plain read of the slug, then
    * `dashpub_publish`, which takes the owner's write lock, checks the slug is as read or guessed (no alias;
    * no dashboard, or the row's xmin) and writes files, row, version and prune. When the slug was not so it
-   * writes nothing and the same statement answers the slug as it is, and the decision repeats on that: a
-   * wrong guess costs the round trip the read would have, never more.
+   * writes nothing and the same statement answers the slug as it is, and the decision repeats on that. A
+   * second miss in a row means other publishes to the slug keep landing in between: the third try holds the
+   * owner's lock from its read to its write, so it cannot miss.
    */
   async publish<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
-    let seen = this.guesses.guess(owner, slug, files);
-    let guessed = seen !== null;
-    // Each repeat means another publish to this slug landed; the bound only guards against a bug looping.
-    for (let attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
-      if (!seen) {
-        const [readSql, readParams] = publishReadSql(owner, slug);
-        seen = toPublishState((await this.reads.rows(readSql, readParams))[0]!.state as Record<string, unknown>);
-      }
+    const guess = GUESSES ? this.guesses.guess(owner, slug, files) : null;
+    let guessed = guess !== null;
+    let seen = guess ?? (await this.readState(owner, slug));
+    for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
       const outcome = await this.attempt(owner, slug, files, decide, seen, guessed);
       if ('result' in outcome) return outcome.result;
-      seen = outcome.now;
+      seen = outcome.now ?? (await this.readState(owner, slug));
       guessed = false;
     }
-    throw new Error(`publish to "${slug}" found the slug changed ${MAX_PUBLISH_ATTEMPTS} times in a row`);
+    return this.publishUnderLock(owner, slug, files, decide);
+  }
+
+  private async readState(owner: OwnerRef, slug: string): Promise<Guess> {
+    const [sql, params] = publishReadSql(owner, slug);
+    return toPublishState((await this.reads.rows(sql, params))[0]!.state as Record<string, unknown>);
+  }
+
+  /** The read, the decision and the write in one transaction that holds the owner's lock throughout. */
+  private async publishUnderLock<T>(owner: OwnerRef, slug: string, files: StoredFile[], decide: (state: PublishState) => PublishDecision<T>): Promise<T> {
+    this.guesses.forget(owner, slug);
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [owner.id]);
+      const [readSql, readParams] = publishReadSql(owner, slug);
+      const seen = toPublishState((await manager.query<Record<string, unknown>[]>(readSql, readParams))[0]!.state as Record<string, unknown>);
+      const { write, result } = decide(seen.state);
+      if (!write) return result;
+      checkSameDashboard(write, seen.state);
+      const [sql, params] = publishWriteSql(owner, slug, seen.rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
+      const [row] = await refusingConflicts(() => manager.query<Record<string, unknown>[]>(sql, params));
+      if (row!.seq === null) throw new Error(`dashpub_publish found "${slug}" changed while its owner's lock was held`);
+      return result;
+    });
   }
 
   /**
@@ -309,9 +333,7 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     const { write, result } = decision;
     // A dry run reports on the slug as it is, so it never answers from a guess.
     if (!write) return guessed ? { now: null } : { result };
-    if (write.isNew !== (seen.state.dashboard === null) || (seen.state.dashboard && seen.state.dashboard.id !== write.dashboard.id)) {
-      throw new Error('a publish must write the dashboard it read');
-    }
+    checkSameDashboard(write, seen.state);
     const [sql, params] = publishWriteSql(owner, slug, seen.rowVersion, write, files, AUTOMATIC_SNAPSHOTS_KEPT);
     // Prepared like the read: parsed and planned once per connection, straight on the pg pool.
     const [row] = await refusingConflicts(() => this.reads.rows(sql, params));
@@ -322,6 +344,12 @@ export class TypeormDashboardStore extends TypeormReads implements DashboardStor
     }
     this.guesses.wrote(owner, slug, write, seq, row!.written_version as string);
     return { result };
+  }
+}
+
+function checkSameDashboard(write: PublishWrite, state: PublishState): void {
+  if (write.isNew !== (state.dashboard === null) || (state.dashboard && state.dashboard.id !== write.dashboard.id)) {
+    throw new Error('a publish must write the dashboard it read');
   }
 }
 

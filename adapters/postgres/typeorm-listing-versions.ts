@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ListingVersions } from '../../application/ports/listing-versions.js';
 import type { OwnerRef } from '../../domain/scope.js';
-import { PlainReads } from './plain-reads.js';
+import { NamedStatements } from './named-statements.js';
 
 const CURRENT = `SELECT version::text AS version FROM dashboard_listing_versions WHERE owner_id = $1::uuid`;
 
@@ -11,10 +11,10 @@ const CURRENT = `SELECT version::text AS version FROM dashboard_listing_versions
  * dashboard store's hot reads), plain on the embedded database.
  */
 export class TypeormListingVersions implements ListingVersions {
-  private readonly reads: PlainReads;
+  private readonly reads: NamedStatements;
 
   constructor(dataSource: DataSource, options: { preparedStatements?: boolean } = {}) {
-    this.reads = new PlainReads(dataSource, options.preparedStatements ?? false);
+    this.reads = new NamedStatements(dataSource, options.preparedStatements ?? false);
   }
 
   async current(owner: OwnerRef): Promise<string | null> {

@@ -93,8 +93,8 @@ export function publishDaysSql(owner: OwnerRef): [string, unknown[]] {
 /**
  * A publish's read of its slug: the dashboard with its row version (xmin) and current version, and any
  * alias with the slug it redirects to; always one row, which the read below hands back as one json column
- * (`state`). `dashpub_publish` answers a miss with the same select, written out in migration
- * 1700000015600 (PublishAnswersItsMiss): a change to these columns needs a migration that writes it again.
+ * (`state`). `dashpub_publish` answers a miss with the same select, written out in
+ * adapters/postgres/sql/dashpub-publish.sql: a change to these columns needs a migration that writes it again.
  * `ownerId`, `kind` and `slug` are the placeholders to read them from.
  */
 function publishStateSelect(ownerId: string, kind: string, slug: string): string {
@@ -118,9 +118,10 @@ export function publishReadSql(owner: OwnerRef, slug: string): [string, unknown[
 }
 
 /**
- * The write: `dashpub_publish` (migrations DashboardHotPaths, PublishWrites, FilesSortedBeforeBytes,
- * PublishAnswersItsMiss) with the files as hashes, sizes and one blob, so a single body goes out as it is, in
- * binary; one row per hash. It answers the new version's number and the row's new version (`seq`,
+ * The write: `dashpub_publish` (adapters/postgres/sql/dashpub-publish.sql) with the files as hashes, sizes and
+ * one blob, so a single body goes out as it is, in binary; one row per hash. The function numbers the version
+ * and prunes snapshots in SQL: that must agree with `nextVersionSeq` and `snapshotsToPrune` in
+ * domain/versions.ts, which the dashboard store contract checks on every store. It answers the new version's number and the row's new version (`seq`,
  * `written_version`), or, when the slug was not as the caller expected, NULLs and the slug as the function
  * found it under the owner's lock (`state`, what `publishReadSql` answers), so the next attempt needs no
  * read of its own.
