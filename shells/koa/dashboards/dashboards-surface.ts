@@ -61,87 +61,117 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
  * are served as published, with no sandbox CSP: dashboards must run their own scripts and fetch their
  * own files, and the only secret on this origin (the viewer cookie) is HttpOnly and host-only per account.
  */
+/** What the surface's steps share: the settings, the use cases and the cookie names. */
+interface Surface {
+  settings: Settings;
+  viewers: ViewerAccess;
+  views: ViewTally;
+  cookies: ReturnType<typeof cookieNames>;
+}
+
+/** A page of the service itself (listing, not found, errors): no script, no frame, this origin only. */
+function servicePage(ctx: Koa.Context, status: number, html: string, cacheControl: string): void {
+  ctx.status = status;
+  ctx.set('Content-Type', 'text/html; charset=utf-8');
+  ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+  ctx.body = html;
+}
+
+function respondFile(ctx: Koa.Context, outcome: Extract<HostingOutcome, { kind: 'file' }>, views: ViewTally): void {
+  ctx.set('ETag', outcome.etag);
+  ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
+  if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
+  if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId);
+  if (matchesEtag(ctx.get('if-none-match') || undefined, outcome.etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.set('Content-Type', outcome.contentType);
+  ctx.body = outcome.body;
+}
+
+/** A private dashboard without a viewer session: the sign-in round trip, for a top-level navigation only. */
+function respondSignIn(ctx: Koa.Context, surface: Surface, returnPath: string, subdomain: string): void {
+  const navigation = isTopLevelNavigation(ctx.method, { mode: ctx.get('sec-fetch-mode'), dest: ctx.get('sec-fetch-dest'), accept: ctx.get('accept') });
+  if (!navigation) {
+    servicePage(ctx, 404, notFoundPage(), 'no-cache');
+    return;
+  }
+  const state = surface.viewers.newState();
+  const query = new URLSearchParams({ subdomain, return: returnPath, state });
+  ctx.status = 302;
+  ctx.append('Set-Cookie', serializeCookie(surface.cookies.state, state, STATE_MAX_AGE_SECONDS, surface.cookies.secure));
+  ctx.set('Location', `${surface.settings.appUrl}${VIEWER_SIGN_IN_PATH}?${query.toString()}`);
+  ctx.set('Cache-Control', PRIVATE_CACHE);
+  setPrivateHeaders(ctx);
+}
+
+function respond(ctx: Koa.Context, surface: Surface, outcome: HostingOutcome, subdomain: string): void {
+  const { settings } = surface;
+  switch (outcome.kind) {
+    case 'file':
+      respondFile(ctx, outcome, surface.views);
+      return;
+    case 'moved':
+    case 'first_file':
+    case 'relative_link':
+      ctx.status = REDIRECT_STATUS[outcome.kind];
+      ctx.set('Location', movedLocation(settings, outcome, ctx.querystring));
+      ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
+      if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
+      return;
+    case 'listing':
+      servicePage(ctx, 200, listingPage(outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
+      return;
+    case 'sign_in':
+      respondSignIn(ctx, surface, outcome.returnPath, subdomain);
+      return;
+    case 'not_found':
+      servicePage(ctx, 404, notFoundPage(), 'no-cache');
+      return;
+  }
+}
+
+/** `/_auth`: the web app's ticket traded for this host's viewer session cookie. */
+async function exchangeTicket(ctx: Koa.Context, surface: Surface, subdomain: string): Promise<void> {
+  const { cookies } = surface;
+  const returnPath = safeReturnPath(ctx.query.return);
+  ctx.set('Referrer-Policy', 'no-referrer');
+  const session = await surface.viewers.exchange(subdomain, ctx.query.ticket, readCookie(ctx.get('cookie'), cookies.state));
+  if (!session) {
+    servicePage(ctx, 400, signInFailedPage(returnPath), PRIVATE_CACHE);
+    return;
+  }
+  ctx.status = 302;
+  ctx.append('Set-Cookie', [
+    serializeCookie(cookies.viewer, session.token, session.maxAgeSeconds, cookies.secure),
+    serializeCookie(cookies.state, '', 0, cookies.secure),
+  ]);
+  ctx.set('Location', returnPath);
+  ctx.set('Cache-Control', PRIVATE_CACHE);
+  setPrivateHeaders(ctx);
+}
+
+/** The path of a same-host Referer, for the relative-link fallback; null for another host or none. */
+function refererPath(ctx: Koa.Context): string | null {
+  const referer = ctx.get('referer');
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    return url.host.toLowerCase() === ctx.get('host').toLowerCase() ? url.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middleware {
   const { settings, serve, viewers, views } = deps;
-  const cookies = cookieNames(settings.dashboardScheme);
-  const ownHost = (ctx: Koa.Context) => ctx.get('host').toLowerCase();
-
-  const servicePage = (ctx: Koa.Context, status: number, html: string, cacheControl: string) => {
-    ctx.status = status;
-    ctx.set('Content-Type', 'text/html; charset=utf-8');
-    ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Cache-Control', cacheControl);
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.body = html;
-  };
-
-  const respond = (ctx: Koa.Context, outcome: HostingOutcome, subdomain: string) => {
-    switch (outcome.kind) {
-      case 'file': {
-        ctx.set('ETag', outcome.etag);
-        ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
-        if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
-        if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId);
-        if (matchesEtag(ctx.get('if-none-match') || undefined, outcome.etag)) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.status = 200;
-        ctx.set('Content-Type', outcome.contentType);
-        ctx.body = outcome.body;
-        return;
-      }
-      case 'moved':
-      case 'first_file':
-      case 'relative_link':
-        ctx.status = REDIRECT_STATUS[outcome.kind];
-        ctx.set('Location', movedLocation(settings, outcome, ctx.querystring));
-        ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
-        if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
-        return;
-      case 'listing':
-        servicePage(ctx, 200, listingPage(outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
-        return;
-      case 'sign_in': {
-        const navigation = isTopLevelNavigation(ctx.method, { mode: ctx.get('sec-fetch-mode'), dest: ctx.get('sec-fetch-dest'), accept: ctx.get('accept') });
-        if (!navigation) {
-          servicePage(ctx, 404, notFoundPage(), 'no-cache');
-          return;
-        }
-        const state = viewers.newState();
-        const query = new URLSearchParams({ subdomain, return: outcome.returnPath, state });
-        ctx.status = 302;
-        ctx.append('Set-Cookie', serializeCookie(cookies.state, state, STATE_MAX_AGE_SECONDS, cookies.secure));
-        ctx.set('Location', `${settings.appUrl}${VIEWER_SIGN_IN_PATH}?${query.toString()}`);
-        ctx.set('Cache-Control', PRIVATE_CACHE);
-        setPrivateHeaders(ctx);
-        return;
-      }
-      case 'not_found':
-        servicePage(ctx, 404, notFoundPage(), 'no-cache');
-        return;
-    }
-  };
-
-  const exchangeTicket = async (ctx: Koa.Context, subdomain: string) => {
-    const returnPath = safeReturnPath(ctx.query.return);
-    ctx.set('Referrer-Policy', 'no-referrer');
-    const session = await viewers.exchange(subdomain, ctx.query.ticket, readCookie(ctx.get('cookie'), cookies.state));
-    if (!session) {
-      servicePage(ctx, 400, signInFailedPage(returnPath), PRIVATE_CACHE);
-      return;
-    }
-    ctx.status = 302;
-    ctx.append('Set-Cookie', [
-      serializeCookie(cookies.viewer, session.token, session.maxAgeSeconds, cookies.secure),
-      serializeCookie(cookies.state, '', 0, cookies.secure),
-    ]);
-    ctx.set('Location', returnPath);
-    ctx.set('Cache-Control', PRIVATE_CACHE);
-    setPrivateHeaders(ctx);
-  };
-
+  const surface: Surface = { settings, viewers, views, cookies: cookieNames(settings.dashboardScheme) };
+  const { cookies } = surface;
   return async (ctx) => {
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -155,7 +185,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
     }
     try {
       if (ctx.path === AUTH_PATH) {
-        await exchangeTicket(ctx, subdomain);
+        await exchangeTicket(ctx, surface, subdomain);
         return;
       }
       const outcome = await serve.execute({
@@ -163,18 +193,9 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         path: ctx.path,
         query: ctx.querystring,
         viewerToken: () => readCookie(ctx.get('cookie'), cookies.viewer),
-        refererPath: () => {
-          const referer = ctx.get('referer');
-          if (!referer) return null;
-          try {
-            const url = new URL(referer);
-            return url.host.toLowerCase() === ownHost(ctx) ? url.pathname : null;
-          } catch {
-            return null;
-          }
-        },
+        refererPath: () => refererPath(ctx),
       });
-      respond(ctx, outcome, subdomain);
+      respond(ctx, surface, outcome, subdomain);
     } catch (error) {
       deps.onError?.(error);
       servicePage(ctx, 503, errorPage(), 'no-store');
