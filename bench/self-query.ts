@@ -2,13 +2,12 @@
  * `self` query benchmark: one `self` query through validate_cube_sql (MCP over HTTP to the real server,
  * which reads the owner's rows, checks the warm sandbox and runs EXPLAIN and the query in it) against the
  * same query on a warm PGlite in this process holding the same rows. Rounds alternate which goes first;
- * the target is a median ratio of at most 3 (issue 30, item 3). Prints one result row; nothing is written.
+ * the target is a median ratio of at most 3 (issue 30, item 3). Writes its result into its row of docs/benchmarks.md.
  *
  *   npm run bench:self -- [--rounds 15] [--dashboards 20] [--days 365]
  *
  * PostgreSQL where the tests find it (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
-import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { AccountStore } from '../application/ports/account-store.js';
 import { DashboardStore } from '../application/ports/dashboard-store.js';
@@ -21,7 +20,7 @@ import { aUser } from '../test/support/mothers.js';
 import { callToolOverHttp, startFullServer } from '../test/support/server.js';
 import { TEST_SECRET_KEY, testSettings } from '../test/support/settings.js';
 import { mintAccessToken } from '../test/support/tokens.js';
-import { fmt, median, option } from './support.js';
+import { fmt, median, option, updateLatestResult } from './support.js';
 
 const ROUNDS = Number(option('rounds', '15'));
 const DASHBOARDS = Number(option('dashboards', '20'));
@@ -82,12 +81,8 @@ async function main(): Promise<void> {
       }
     }
     const ratio = median(tool) / median(pglite);
-    const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-    const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
     console.log(`self query (${DASHBOARDS} dashboards × ${DAYS} days of views, ${ROUNDS} interleaved rounds): validate_cube_sql median ${fmt(median(tool))} ms, warm in-process PGlite median ${fmt(median(pglite))} ms`);
-    console.log(
-      `| \`npm run bench:self\` | validate_cube_sql on \`self\` ÷ the same query on a warm in-process PGlite (medians) | ≤ 3× | ${fmt(ratio, 2)}× (${fmt(median(tool))} ms ÷ ${fmt(median(pglite))} ms) | ${cpu} | ${when} UTC |`,
-    );
+    updateLatestResult('self-query', `**${fmt(ratio, 2)}×** (${fmt(median(tool))} ms ÷ ${fmt(median(pglite))} ms)`);
     process.exitCode = ratio <= 3 ? 0 : 1;
   } finally {
     await local.close();
