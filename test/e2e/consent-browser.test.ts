@@ -119,8 +119,22 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
   it('Enter on the target choice allows, as the screen\'s primary button, rather than cancelling', async () => {
     await startAuthorization('enter-run');
     await page.waitForSelector('text=Allow access to');
-    const buttons = await page.locator('.actions.choice button').allTextContents();
+    const buttons = await page.locator('form[action="/consent"] .actions button').allTextContents();
     expect(buttons).to.deep.equal(['Allow access', 'Cancel']); // in the markup; CSS shows Cancel on the left
+    // Real buttons in their own action row: outside the radio group, in no box styled as a choice.
+    const row = await page.getByRole('button', { name: 'Allow access' }).evaluate((allow) => {
+      const cancel = allow.parentElement!.querySelector('button[value="deny"]')!;
+      const actions = allow.parentElement!;
+      return {
+        tags: [allow.tagName, cancel.tagName],
+        types: [(allow as HTMLButtonElement).type, (cancel as HTMLButtonElement).type],
+        inFieldset: Boolean(allow.closest('fieldset') || cancel.closest('fieldset')),
+        inChoice: Boolean(allow.closest('.choice') || cancel.closest('.choice')),
+        rowBorder: getComputedStyle(actions).borderTopStyle,
+        afterFieldset: actions.previousElementSibling?.tagName,
+      };
+    });
+    expect(row).to.deep.equal({ tags: ['BUTTON', 'BUTTON'], types: ['submit', 'submit'], inFieldset: false, inChoice: false, rowBorder: 'none', afterFieldset: 'FIELDSET' });
     const received = client.next();
     await page.getByRole('radio', { name: /Acme Analytics/ }).press('Enter');
     const params = await received;

@@ -225,6 +225,9 @@ describe('e2e: dashboards pages in a real browser', function () {
 
   it('sets a schedule shown in its time zone, refreshes now and shows the outcome', async () => {
     await page.goto(`${app}/dashboards/ada/live-metrics`);
+    // Nobody has opened it: the chart says so and names no peak.
+    expect(await page.locator('figure.chart figcaption').textContent()).to.match(/^No views in the last 30 days\./);
+    expect(await page.locator('figure.chart').textContent()).to.not.match(/peak/i);
     await page.getByLabel('Schedule (cron, 5 fields)').fill('0 6 * * *');
     await page.getByLabel('Time zone').selectOption('Europe/Paris');
     await page.getByRole('button', { name: 'Save schedule' }).click();
@@ -245,6 +248,29 @@ describe('e2e: dashboards pages in a real browser', function () {
     const status = jsonOf((await ok(personal, 'get_refresh_status', { slug: 'live-metrics' })).text);
     expect(status.last_run).to.include({ trigger: 'manual', outcome: 'success' });
     await check('dashboard-refreshable');
+
+    // The list with a refresh run shown and a long (not extreme) name and tags.
+    await ok(personal, 'publish_dashboard', { path: 'regional-revenue', body: '<h1>Revenue</h1>', name: 'Quarterly revenue by region and product line, with the forecast', tags: ['finance', 'quarterly-review', 'forecast-2027'] });
+    await page.goto(`${app}/dashboards?owner=ada`);
+    expect(await page.locator('td.run .badge').allTextContents()).to.deep.equal(['success']);
+    // At 1280 px the table fits its card: nothing scrolls, and the last header is fully in view.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const fit = await page.locator('table.list').evaluate((table) => {
+      const card = table.closest('.card')!;
+      const scroller = table.parentElement!;
+      const header = [...table.querySelectorAll('th')].find((th) => th.textContent === 'Views (30 days)')!;
+      const box = header.getBoundingClientRect();
+      const inner = scroller.getBoundingClientRect();
+      return {
+        tableWidth: table.scrollWidth,
+        cardWidth: card.clientWidth,
+        scrolls: scroller.scrollWidth > scroller.clientWidth,
+        headerInView: box.right <= inner.right && box.left >= inner.left && header.scrollWidth <= header.clientWidth,
+      };
+    });
+    expect(fit.tableWidth, JSON.stringify(fit)).to.be.at.most(fit.cardWidth);
+    expect(fit, JSON.stringify(fit)).to.deep.include({ scrolls: false, headerInView: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('deletes a workspace dashboard after a confirmation that names its slug', async () => {
@@ -252,6 +278,11 @@ describe('e2e: dashboards pages in a real browser', function () {
     expect(await page.getByText("Triggering a refresh on demand isn't available").count()).to.equal(0); // static: no refresh section
     await page.getByRole('link', { name: 'Delete team-board…' }).click();
     expect(await page.locator('h1').textContent()).to.equal('Delete team-board?');
+    const warning = () => page.locator('p:has(strong:text("team-board"))').textContent();
+    expect(await warning()).to.contain('its files and its old addresses; it has no earlier versions.').and.not.contain('0 earlier');
+    await ok(team, 'publish_dashboard', { path: 'team-board', body: '<!doctype html><title>Team</title><h1>Team board, again</h1>' });
+    await page.reload();
+    expect(await warning()).to.contain(', its 1 earlier version, its files and its old addresses.');
     await page.getByLabel('Type team-board to confirm').fill('team');
     await page.getByRole('button', { name: 'Delete team-board' }).click();
     expect(await page.locator('#confirm-error').textContent()).to.equal('Type "team-board" exactly to confirm; nothing was deleted.');

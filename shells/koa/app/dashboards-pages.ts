@@ -82,7 +82,7 @@ export function listPage(
     (r) => html`<tr><td class="name"><a href="${dashboardPath(owner.name, r.slug)}">${clipped(r.name)}</a><div class="note mono">${r.slug}</div></td>
 <td class="tags" data-label="Tags">${r.tags.length ? tagBadges(r.tags) : html`<span class="muted">—</span>`}</td>
 <td data-label="Visibility">${r.visibility}</td><td data-label="Kind">${r.kind}</td><td data-label="Last published">${when(r.publishedAt)}</td>
-<td data-label="Last refresh">${r.kind === 'refreshable' ? runBadge(r.lastRun) : html`<span class="muted">—</span>`}</td><td data-label="Views (30 days)">${r.views}</td></tr>`,
+<td class="run" data-label="Last refresh">${r.kind === 'refreshable' ? runBadge(r.lastRun) : html`<span class="muted">—</span>`}</td><td data-label="Views (30 days)">${r.views}</td></tr>`,
   );
   const table = page.rows.length
     ? html`<div class="scroll"><table class="list"><caption class="visually-hidden">Dashboards of ${owner.kind === 'personal' ? `@${owner.name}` : owner.label}</caption>
@@ -264,12 +264,16 @@ export function versionPage(
   return layout({ title: `Version ${v.seq} of ${input.name}`, serviceName: chrome.serviceName, body, full: true });
 }
 
+/** What a delete takes besides the dashboard, read naturally for none, one and many earlier versions. */
+const earlierVersions = (n: number) =>
+  n === 0 ? 'its files and its old addresses; it has no earlier versions' : `its ${n} earlier version${n === 1 ? '' : 's'}, its files and its old addresses`;
+
 export function deletePage(chrome: Chrome, input: { owner: OwnerChoice; name: string; slug: string; url: string; versions: number; error?: string; typed?: string }): string {
   const path = dashboardPath(input.owner.name, input.slug);
   const err = input.error ? { attrs: html` aria-invalid="true" aria-describedby="confirm-error"`, note: html`<p class="field-error" id="confirm-error" role="alert">${input.error}</p>` } : { attrs: null, note: null };
   const body = html`${topNav('dashboards')}<a class="back" href="${path}">Back to ${clipped(input.name)}</a>
 <h1>Delete ${input.slug}?</h1>
-<p>This deletes the dashboard <strong>${input.slug}</strong> (${input.name}) at <code>${input.url}</code>, its ${input.versions} earlier version${input.versions === 1 ? '' : 's'}, its files and its old addresses. It cannot be undone.</p>
+<p>This deletes the dashboard <strong>${input.slug}</strong> (${input.name}) at <code>${input.url}</code>, ${earlierVersions(input.versions)}. It cannot be undone.</p>
 <form method="post" action="${path}/delete">${csrfField(chrome.csrf)}
 <label class="field" for="confirm">Type <code>${input.slug}</code> to confirm</label>
 <input id="confirm" name="confirm" type="text" required autocomplete="off" value="${input.typed ?? ''}"${err.attrs}>${err.note}

@@ -15,12 +15,13 @@ ul.owners a[aria-current]{background:var(--accent);border-color:var(--accent);co
 form.filters{display:grid;grid-template-columns:minmax(10rem,2fr) repeat(3,minmax(7rem,1fr)) auto;gap:.7rem;align-items:end;margin-bottom:1rem}
 form.filters label,.stack label{display:block;font-weight:600;font-size:.85rem;margin:0 0 .25rem}
 .scroll{overflow-x:auto}
-table.list td,table.list th{white-space:nowrap}
-table.list td.name{white-space:normal;min-width:12rem;max-width:28rem}
-table.list td.tags{white-space:normal;max-width:22rem}
+table.list td{white-space:nowrap}
+table.list td.name{white-space:normal;min-width:10rem;max-width:18rem}
+table.list td.tags{white-space:normal;max-width:14rem}
+table.list td.run .note{display:block;margin:0}
 .clip{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 .badge.tag.clip{max-width:min(12rem,100%)}
-table.list td.name .clip{max-width:min(24rem,100%)}
+table.list td.name .clip{max-width:min(16rem,100%)}
 main.full h1,main.full p,main.full dd,a.back{overflow-wrap:anywhere}
 .badge.bad{color:var(--bad);border-color:var(--bad)}
 .badge.tag{color:var(--fg)}

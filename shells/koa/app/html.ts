@@ -71,7 +71,7 @@ label.field,form>label{display:block;margin:.9rem 0 .3rem;font-weight:600;font-s
 input:not([type]),input[type=email],input[type=password],input[type=text],input[type=url],select{width:100%;font:inherit;padding:.55rem .7rem;border:1px solid var(--line);border-radius:8px;background:var(--soft);color:var(--fg)}
 input:focus-visible,button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .actions{display:flex;gap:.6rem;justify-content:flex-end;margin-top:1.5rem;flex-wrap:wrap}
-.actions.choice{flex-direction:row-reverse;justify-content:flex-start}
+.actions.decide{flex-direction:row-reverse;justify-content:flex-start}
 button{font:inherit;font-weight:600;padding:.55rem 1.1rem;border-radius:8px;border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer}
 button.primary{background:var(--accent);border-color:var(--accent);color:var(--accent-fg)}
 button.link{border:0;background:none;padding:0;color:var(--accent);font-weight:inherit;text-decoration:underline;cursor:pointer}

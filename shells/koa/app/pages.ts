@@ -108,7 +108,7 @@ ${errorBox(input.error)}
 <form method="post" action="/consent">${csrfField(ctx.csrf)}<input type="hidden" name="request" value="${input.requestHandle}">
 <fieldset><legend>Allow access to</legend>${choices}
 <p class="note">The client can act only on what you choose here. To change it later, connect the client again.</p></fieldset>
-<div class="actions choice"><button class="primary" type="submit" name="decision" value="allow">Allow access</button><button type="submit" name="decision" value="deny">Cancel</button></div>
+<div class="actions decide"><button class="primary" type="submit" name="decision" value="allow">Allow access</button><button type="submit" name="decision" value="deny">Cancel</button></div>
 </form>`;
   }
   const body = html`<h1>Authorize ${client}</h1>

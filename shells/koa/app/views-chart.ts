@@ -28,6 +28,6 @@ export function viewsChart(days: Array<{ day: string; views: number }>): Html {
 <title id="views-title">${summary}</title>
 <line x1="${LEFT}" y1="${TOP + plot + 0.5}" x2="${WIDTH - LEFT}" y2="${TOP + plot + 0.5}"></line>
 ${bars}
-</svg><div class="axis" aria-hidden="true"><span>${first}</span><span>peak ${max}</span><span>${last}</span></div>
+</svg><div class="axis" aria-hidden="true"><span>${first}</span>${total === 0 ? null : html`<span>peak ${peak.views}</span>`}<span>${last}</span></div>
 <figcaption>${summary} Days are UTC; nothing about viewers is kept.</figcaption></figure>`;
 }
