@@ -32,7 +32,7 @@ function registerUserCommands(program: Command): void {
       action(async (app, options) => {
         const users = await app.container.get(AdminAccounts).listUsers();
         print(options, users, () => table(users as unknown as Array<Record<string, unknown>>, ['handle', 'email', 'plan', 'id', 'createdAt']));
-      }),
+      }, 'read'),
     );
   user
     .command('set-plan <handle> <plan>')
@@ -66,7 +66,7 @@ function registerWorkspaceCommands(program: Command): void {
       action(async (app, options) => {
         const all = await app.container.get(AdminAccounts).listWorkspaces();
         print(options, all, () => table(all as unknown as Array<Record<string, unknown>>, ['slug', 'name', 'id', 'createdAt']));
-      }),
+      }, 'read'),
     );
   const member = workspace.command('member').description('manage workspace members');
   member

@@ -64,7 +64,7 @@ function registerExport(dashboard: Command): void {
           await pending.abandon();
           throw err;
         }
-      }),
+      }, 'read'),
     );
 }
 

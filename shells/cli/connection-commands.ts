@@ -61,7 +61,7 @@ function registerUpkeep(connection: Command): void {
       action(async (app, options) => {
         const all = (await app.container.get(ManageConnections).listAll()).map(connectionJson);
         print(options, all, () => table(all as unknown as Array<Record<string, unknown>>, ['id', 'label', 'status', 'scope', 'workspace_id', 'last_tested_at', 'last_error']));
-      }),
+      }, 'read'),
     );
   connection
     .command('test <id>')

@@ -32,7 +32,7 @@ export function registerDashboardCommands(program: Command): void {
         const urls = app.container.get<Settings>(Settings);
         const rows = listed.map((row) => dashboardRowJson(urls, row));
         print(options, rows, () => table(rows as unknown as Array<Record<string, unknown>>, ['owner', 'slug', 'name', 'visibility', 'url']));
-      }),
+      }, 'read'),
     );
   registerArchiveCommands(dashboard);
 }

@@ -21,7 +21,7 @@ export function registerGrantCommands(program: Command): void {
             ['id', 'user', 'client', 'target', 'status', 'createdAt', 'sessionExpiresAt'],
           ),
         );
-      }),
+      }, 'read'),
     );
   grant
     .command('revoke <id>')

@@ -3,6 +3,7 @@ import { loadSettings } from '../config.js';
 import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 import { optionsOf } from './context.js';
 import { print, reportFailure } from './output.js';
+import { announceDatabase } from './which-database.js';
 import type { RunningServer } from '../koa/server.js';
 import type { Settings } from '../../application/ports/settings.js';
 
@@ -16,6 +17,7 @@ export function registerServerCommands(program: Command): void {
         const settings = loadSettings();
         // Said at start rather than at the first warehouse connection or upstream sign-in (see secret-box.ts).
         if (settings.databaseUrl && !settings.secretKey) throw new Error(SECRET_KEY_REQUIRED);
+        announceDatabase(settings, 'write', options);
         const { startServer } = await import('../koa/server.js');
         const server = await startServer(settings);
         const apiUrl = settings.baseUrl;
@@ -40,8 +42,10 @@ export function registerServerCommands(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = optionsOf(command);
       try {
+        const settings = loadSettings();
+        announceDatabase(settings, 'write', options);
         const { buildContainer } = await import('../container.js');
-        const app = await buildContainer(loadSettings(), { role: 'cli' });
+        const app = await buildContainer(settings, { role: 'cli' });
         const applied = app.migrationsApplied;
         await app.close();
         print(options, { applied }, () => (applied.length ? applied.map((m) => `applied ${m}`) : ['database is up to date']));

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { runDashpub as dashpub } from '../support/cli.js';
@@ -24,6 +27,8 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
   it('migrates, then reports the database is up to date', async () => {
     const first = await dashpub(env, ['--json', 'migrate']);
     expect(first.code, first.stderr).to.equal(0);
+    const { host, port, pathname } = new URL(database.url);
+    expect(first.database).to.equal(`using the database at ${host.replace(/:\d+$/, '')}:${port || '5432'}${pathname}`);
     expect(JSON.parse(first.stdout).applied.length).to.be.greaterThan(0);
     const again = await dashpub(env, ['migrate']);
     expect(again.stdout.trim()).to.equal('database is up to date');
@@ -131,5 +136,69 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
     expect(own.code).to.equal(1);
     expect(own.stderr.trim()).to.equal("error: That URL leads to this service's own database server; add your warehouse, on a server of its own, instead.");
     expect(JSON.parse((await dashpub(env, ['--json', 'connection', 'list'])).stdout)).to.have.length(before);
+  });
+});
+
+/** Which database a command opened, said on stderr; read-only commands never create the embedded one. */
+describe('e2e: dashpub CLI names its database', function () {
+  this.timeout(120_000);
+  let work: string;
+  // Neither DATABASE_URL nor DATA_DIR: the commands look for ./data in their working directory.
+  const bare: NodeJS.ProcessEnv = { DATABASE_URL: '', DATA_DIR: undefined, REDIS_URL: '' };
+
+  beforeEach(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'dashpub-cli-db-'));
+  });
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  it('refuses every read-only command away from a data directory, creating nothing and naming where it looked', async () => {
+    const dataDir = path.join(work, 'data');
+    const commands = [
+      ['user', 'list'],
+      ['workspace', 'list'],
+      ['dashboard', 'list'],
+      ['grant', 'list'],
+      ['connection', 'list'],
+      ['dashboard', 'export', '--owner', 'ada', '--out', 'archive'],
+    ];
+    for (const args of commands) {
+      const run = await dashpub(bare, args, '', work);
+      expect(run.code, args.join(' ')).to.equal(1);
+      expect(run.stdout).to.equal('');
+      expect(run.stderr.trim()).to.equal(
+        `error: no embedded database in ${dataDir}; run this where the data directory is, or set DATA_DIR to it, or DATABASE_URL to a PostgreSQL server`,
+      );
+    }
+    expect(readdirSync(work)).to.deep.equal([]);
+    const json = await dashpub(bare, ['--json', 'user', 'list'], '', work);
+    expect(JSON.parse(json.stderr)).to.include({ error: 'not_found' });
+    expect(readdirSync(work)).to.deep.equal([]);
+  });
+
+  it('says a write command created the embedded database, and a later read that it used it', async () => {
+    const dataDir = path.join(work, 'data');
+    const added = await dashpub(bare, ['user', 'add', '--handle', 'ada', '--email', 'ada@example.com'], '', work);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.database).to.equal(`creating the embedded database in ${dataDir}`);
+    const listed = await dashpub(bare, ['user', 'list'], '', work);
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(listed.database).to.equal(`using the embedded database in ${dataDir}`);
+    expect(listed.stdout).to.contain('ada@example.com');
+  });
+
+  it('names the host, port and database of DATABASE_URL, never its user or password', async () => {
+    const db = await createTestDatabase();
+    try {
+      const url = new URL(db.url);
+      url.username = 'postgres';
+      url.password = 'hunter2-secret'; // trust authentication on the test server ignores it
+      const run = await dashpub({ DATABASE_URL: url.toString(), REDIS_URL: '' }, ['--json', 'user', 'list'], '', work);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.database).to.equal(`using the database at ${url.hostname}:${url.port || '5432'}${url.pathname}`);
+      expect(run.database).to.not.contain('hunter2').and.not.contain('postgres@');
+      expect(JSON.parse(run.stdout)).to.deep.equal([]);
+    } finally {
+      await db.drop();
+    }
   });
 });
