@@ -10,6 +10,9 @@ import { HostingOptions } from './hosting-options.js';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const SUBDOMAIN_PATTERN = /^[a-z0-9-]{1,63}$/;
 
+/** Whether `value` can name a dashboards host's subdomain (checked before it is shown or used). */
+export const isViewerSubdomain = (value: unknown): value is string => typeof value === 'string' && SUBDOMAIN_PATTERN.test(value);
+
 export const newToken = () => randomBytes(32).toString('base64url');
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -52,7 +55,7 @@ export class ViewerAccess {
 
   /** Web app side: the signed-in `userId` may now be let in on `subdomain`. Returns the ticket. */
   async issueTicket(userId: string, subdomain: unknown, state: unknown): Promise<string> {
-    if (typeof subdomain !== 'string' || !SUBDOMAIN_PATTERN.test(subdomain)) throw invalid('subdomain is not valid');
+    if (!isViewerSubdomain(subdomain)) throw invalid('subdomain is not valid');
     if (typeof state !== 'string' || !TOKEN_PATTERN.test(state)) throw invalid('state is not valid');
     const ticket = newToken();
     await this.tickets.saveTicket(hashOf(ticket), {

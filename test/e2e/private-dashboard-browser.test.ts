@@ -1,3 +1,4 @@
+import axe from 'axe-core';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage } from '../support/browser.js';
@@ -80,6 +81,46 @@ describe('e2e: private dashboard in a real browser', function () {
     // Coming back needs no new sign-in.
     await page.goto(`http://vera.dash.localhost:${port}/diary/data.json`);
     expect(await page.locator('body').textContent()).to.contain('"entries":3');
+    await context.close();
+  });
+
+  it('tells an anonymous visitor that the host\'s dashboards are private, the same for a missing path, naming no slug', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto(`http://vera.dash.localhost:${port}/diary`);
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+    expect(await page.locator('h1').textContent()).to.equal('This dashboard is private');
+    const text = await page.locator('main').innerText();
+    expect(text).to.contain(
+      'Dashboards on vera.dash.localhost:' + port + ' marked private are shown to the members of that account or workspace, or to someone with a share link. Sign in to continue.',
+    );
+    expect(text).to.not.contain('diary').and.not.contain('Sign in to service');
+    await page.evaluate(axe.source);
+    const found = (await page.evaluate(() =>
+      (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+    )) as axe.AxeResults;
+    expect(found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+
+    // A missing path never redirects (404), so take the same viewer round trip with that path as its return.
+    expect((await page.goto(`http://vera.dash.localhost:${port}/no-such-dashboard`))?.status()).to.equal(404);
+    const viewerSignIn = new URL(`http://app.localhost:${port}/viewer/sign-in?subdomain=vera&return=%2Fno-such-dashboard&state=${'a'.repeat(43)}`);
+    await page.goto(viewerSignIn.toString());
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+    expect(await page.locator('main').innerText()).to.equal(text);
+    await context.close();
+  });
+
+  it('keeps the private notice through a refused sign-in and still returns to the dashboard', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto(`http://vera.dash.localhost:${port}/diary`);
+    await page.getByLabel('Email').fill('vera@example.com');
+    await page.getByLabel('Password').fill('wrong password entirely');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.locator('[role=alert]').count()).to.equal(1);
+    expect(await page.locator('h1').textContent()).to.equal('This dashboard is private');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`http://vera.dash.localhost:${port}/diary`);
+    expect(await page.locator('#title').textContent()).to.equal('Private diary');
     await context.close();
   });
 

@@ -7,11 +7,12 @@ import { OidcSignIn } from '../../../application/auth/oidc-sign-in.js';
 import { SignOut } from '../../../application/auth/sign-out.js';
 import { WebAccounts } from '../../../application/auth/web-accounts.js';
 import { WebSessionService } from '../../../application/auth/web-session-service.js';
-import { safeReturnPath } from '../../../application/hosting/viewer-access.js';
+import { isViewerSubdomain, safeReturnPath } from '../../../application/hosting/viewer-access.js';
 import { SecretTokens } from '../../../application/ports/secret-tokens.js';
 import type { Settings } from '../../../application/ports/settings.js';
 import { isDomainError, type DomainError } from '../../../domain/errors.js';
 import { BodyTooLarge } from '../../http/request-body.js';
+import { VIEWER_SIGN_IN_PATH } from '../dashboards/viewer-cookies.js';
 import { field, readForm, type FormFields } from './forms.js';
 import { addUpstreamSignInRoutes } from './oidc-routes.js';
 import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.js';
@@ -41,6 +42,13 @@ export function createAppSurface(container: Container, settings: Settings, optio
 
 type AppPages = ReturnType<typeof appPages>;
 
+/** The dashboards host a viewer sign-in is for (its return path is never read), or null for any other sign-in. */
+function privateHostOf(returnTo: string, dashboardsAt: (subdomain: string) => string): string | null {
+  if (!returnTo.startsWith(`${VIEWER_SIGN_IN_PATH}?`)) return null;
+  const subdomain = new URLSearchParams(returnTo.slice(VIEWER_SIGN_IN_PATH.length + 1)).get('subdomain');
+  return isViewerSubdomain(subdomain) ? dashboardsAt(subdomain) : null;
+}
+
 /** What every app route shares: the use cases, the page chrome and the CSRF-checked form reader. */
 function appPages(container: Container, settings: Settings) {
   const accounts = container.get(WebAccounts);
@@ -56,6 +64,8 @@ function appPages(container: Container, settings: Settings) {
   const dashboardOrigins = [`${settings.dashboardScheme}://*.${settings.dashboardDomain}`];
 
   const page = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx), upstreamSignIn: upstream.providerName });
+  const signInFor = (ctx: Koa.Context, input: { returnTo: string; email?: string; error?: string }) =>
+    signInPage(page(ctx), { ...input, signUpOpen: accounts.signUpOpen, privateHost: privateHostOf(input.returnTo, dashboardsAt) });
   const currentUser = (ctx: Koa.Context) => security.userId(ctx, sessions);
   const returnTarget = (value: string, fallback = '/account') => (value ? safeReturnPath(value) : fallback);
 
@@ -71,17 +81,17 @@ function appPages(container: Container, settings: Settings) {
     return null;
   };
 
-  return { settings, accounts, sessions, consent, signOut, grants, upstream, security, serviceName, dashboardsAt, dashboardOrigins, page, currentUser, returnTarget, postedForm };
+  return { settings, accounts, sessions, consent, signOut, grants, upstream, security, serviceName, dashboardsAt, dashboardOrigins, page, signInFor, currentUser, returnTarget, postedForm };
 }
 
 /** The home redirect, sign-in (with the upstream provider's, when configured) and sign-up. */
-function signInRoutes(router: Router, { accounts, upstream, security, dashboardOrigins, page, currentUser, returnTarget, postedForm }: AppPages): void {
+function signInRoutes(router: Router, { accounts, upstream, security, dashboardOrigins, page, signInFor, currentUser, returnTarget, postedForm }: AppPages): void {
   router.get('/', async (ctx) => seeOther(ctx, (await currentUser(ctx)) ? '/account' : '/sign-in'));
 
   router.get('/sign-in', async (ctx) => {
     const returnTo = returnTarget(String(ctx.query.return_to ?? ''));
     if (await currentUser(ctx)) return seeOther(ctx, returnTo);
-    sendPage(ctx, 200, signInPage(page(ctx), { returnTo, signUpOpen: accounts.signUpOpen }), dashboardOrigins);
+    sendPage(ctx, 200, signInFor(ctx, { returnTo }), dashboardOrigins);
   });
 
   router.post('/sign-in', async (ctx) => {
@@ -89,7 +99,7 @@ function signInRoutes(router: Router, { accounts, upstream, security, dashboardO
     if (!form) return;
     const returnTo = returnTarget(field(form, 'return_to'));
     onRefusal(ctx, (ctx, error, status) =>
-      sendPage(ctx, status, signInPage(page(ctx), { returnTo, email: field(form, 'email'), error: error.message, signUpOpen: accounts.signUpOpen }), dashboardOrigins),
+      sendPage(ctx, status, signInFor(ctx, { returnTo, email: field(form, 'email'), error: error.message }), dashboardOrigins),
     );
     const { session } = await accounts.signIn({ email: field(form, 'email'), password: field(form, 'password'), clientIp: ctx.ip });
     security.setSession(ctx, session.token, session.expiresAt);
@@ -103,7 +113,7 @@ function signInRoutes(router: Router, { accounts, upstream, security, dashboardO
       returnTarget,
       currentUser,
       showSignIn: (ctx, status, input) =>
-        sendPage(ctx, status, signInPage(page(ctx), { ...input, signUpOpen: accounts.signUpOpen }), dashboardOrigins),
+        sendPage(ctx, status, signInFor(ctx, input), dashboardOrigins),
     });
   }
 

@@ -38,11 +38,22 @@ const upstreamSignInLink = (ctx: PageContext, returnTo: string) =>
 const signUpLink = (open: boolean, returnTo: string) =>
   open ? html`<p class="muted small spaced">No account yet? <a href="/sign-up?return_to=${encodeURIComponent(returnTo)}">Create one</a></p>` : null;
 
-export function signInPage(ctx: PageContext, input: { returnTo: string; email?: string; error?: string; signUpOpen: boolean }): string {
-  const body = html`<h1>Sign in</h1><p class="muted">to ${ctx.serviceName}</p>${errorBox(input.error)}
-${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}
+/**
+ * The sign-in page. `privateHost` is set when a private dashboard sent the visitor here: the page then
+ * names only that host, never the path, so it reads the same whether or not a dashboard exists there.
+ */
+export function signInPage(
+  ctx: PageContext,
+  input: { returnTo: string; email?: string; error?: string; signUpOpen: boolean; privateHost?: string | null },
+): string {
+  const heading = input.privateHost
+    ? html`<h1>This dashboard is private</h1><p class="muted">Dashboards on <strong>${input.privateHost}</strong> marked private are shown to the members of that account or workspace, or to someone with a share link. Sign in to continue.</p>`
+    : html`<h1>Sign in</h1><p class="muted">to ${ctx.serviceName}</p>`;
+  const connect = input.privateHost ? null : html`
 <p class="muted small">Setting up an assistant? <a href="/connect">Connect an AI client</a></p>`;
-  return layout({ title: 'Sign in', serviceName: ctx.serviceName, body });
+  const body = html`${heading}${errorBox(input.error)}
+${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}${connect}`;
+  return layout({ title: input.privateHost ? 'Sign in to a private dashboard' : 'Sign in', serviceName: ctx.serviceName, body });
 }
 
 export function signUpPage(ctx: PageContext, input: { returnTo: string; handle?: string; email?: string; error?: string; open: boolean }): string {
