@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { RefreshJob, RefreshQueue } from '../../application/ports/refresh-queue.js';
+import type { RefreshJob, RefreshPending, RefreshQueue } from '../../application/ports/refresh-queue.js';
 
 export const REFRESH_QUEUE = 'dashpub-refresh';
 export const TICK_QUEUE = 'dashpub-refresh-tick';
@@ -106,6 +106,17 @@ export class PgBossRefreshQueue implements RefreshQueue {
       [REFRESH_QUEUE, dashboardId],
     );
     return rows.rows.length > 0;
+  }
+
+  async pending(dashboardId: string): Promise<RefreshPending> {
+    await this.start();
+    const rows = await this.boss.getDb().executeSql(
+      `SELECT state FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active')`,
+      [REFRESH_QUEUE, dashboardId],
+    );
+    const states = (rows.rows as { state: string }[]).map((r) => r.state);
+    if (states.includes('active')) return 'running';
+    return states.length > 0 ? 'queued' : null;
   }
 
   /** Starts this instance's workers and makes sure the minute tick is scheduled. */

@@ -8,6 +8,7 @@ import { Clock } from '../ports/clock.js';
 import { DashboardCatalog, type CatalogRow, type DashboardKind } from '../ports/dashboard-catalog.js';
 import { DashboardStore, type AliasRecord, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
+import type { RefreshPending } from '../ports/refresh-queue.js';
 import type { RefreshRun } from '../ports/refresh-state-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ViewCounter } from '../ports/view-counter.js';
@@ -64,7 +65,8 @@ export interface DashboardDetail {
   /** The snapshots, as list_dashboard_versions lists them. */
   versions: VersionList['versions'];
   /** The schedule in force (cron and zone, or null), its next runs, and get_refresh_status's warnings. */
-  refresh: { schedule: string | null; timezone: string | null; nextRuns: Date[]; warnings: string[] };
+  /** `pending`: a refresh queued or running, not yet among `runs`. */
+  refresh: { schedule: string | null; timezone: string | null; nextRuns: Date[]; warnings: string[]; pending: RefreshPending };
   runs: RefreshRun[];
   dailyViews: Array<{ day: string; views: number }>;
   /** Set when the person may start a refresh here; else why not (the tool's own refusal). */
@@ -156,7 +158,7 @@ export class OwnerDashboards {
       publishedAt: current.createdAt,
       aliases,
       versions: versions.versions,
-      refresh: { schedule: status.schedule?.cron ?? null, timezone: status.schedule?.timezone ?? null, nextRuns: next, warnings: status.warnings },
+      refresh: { schedule: status.schedule?.cron ?? null, timezone: status.schedule?.timezone ?? null, nextRuns: next, warnings: status.warnings, pending: status.pending },
       runs,
       dailyViews,
       // The refusal trigger_refresh gives on a workspace target, word for word.

@@ -5,6 +5,8 @@ export interface RefreshJob {
   trigger: RefreshTrigger;
 }
 
+export type RefreshPending = 'queued' | 'running' | null;
+
 export const RefreshQueue = Symbol.for('RefreshQueue');
 /** The one refresh queue: at most one queued and one running job per dashboard. */
 export interface RefreshQueue {
@@ -12,4 +14,6 @@ export interface RefreshQueue {
   enqueue(job: RefreshJob): Promise<boolean>;
   /** Whether a job for the dashboard is waiting to run (a new one would be folded into it). */
   isWaiting(dashboardId: string): Promise<boolean>;
+  /** The dashboard's refresh in flight, if any: 'running' while a job runs, else 'queued' while one waits. */
+  pending(dashboardId: string): Promise<RefreshPending>;
 }

@@ -8,7 +8,7 @@ import { checkScheduleInterval } from '../../domain/refresh-interval.js';
 import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
-import { RefreshQueue } from '../ports/refresh-queue.js';
+import { RefreshQueue, type RefreshPending } from '../ports/refresh-queue.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { RefreshStateStore, type RefreshRun, type RefreshSchedule } from '../ports/refresh-state-store.js';
 import type { Principal } from '../ports/token-verifier.js';
@@ -54,6 +54,8 @@ export interface RefreshStatus {
   lastRun: RefreshRun | null;
   /** When the live render of the current version was made; null when there is none (or it is stale). */
   liveRenderedAt: Date | null;
+  /** A refresh queued or running now, not yet recorded as a run. */
+  pending: RefreshPending;
   warnings: string[];
 }
 
@@ -124,6 +126,7 @@ export class ManageRefresh {
       schedule,
       lastRun: await this.state.lastRun(dashboard.id),
       liveRenderedAt: live && live.versionId === dashboard.currentVersionId ? live.renderedAt : null,
+      pending: await this.queue.pending(dashboard.id),
       warnings: await this.warnings(target, dashboard),
     };
   }

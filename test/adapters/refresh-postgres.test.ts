@@ -319,7 +319,7 @@ describe('connections and refresh on PostgreSQL', function () {
       const due = new Date(Date.now() - 60_000);
       await state.setSchedule({ dashboardId: dashboard.id, cron: '* * * * *', timezone: 'UTC', nextRunAt: due });
       const sent: RefreshJob[] = [];
-      const queue = { enqueue: async (job: RefreshJob) => (sent.push(job), true), isWaiting: async () => false };
+      const queue = { enqueue: async (job: RefreshJob) => (sent.push(job), true), isWaiting: async () => false, pending: async () => null };
       const clock = { now: () => new Date() };
       const instances = [1, 2, 3].map(() => new RefreshScheduler(state, queue, clock));
       const ticked = Date.now();

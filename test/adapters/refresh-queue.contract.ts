@@ -55,10 +55,12 @@ export function describeRefreshQueueContract(name: string, make: () => Promise<R
     it('runs an accepted job, after which nothing waits for that dashboard', async () => {
       const dashboardId = randomUUID();
       expect(await harness.queue.isWaiting(dashboardId)).to.equal(false);
+      expect(await harness.queue.pending(dashboardId)).to.equal(null);
       expect(await harness.queue.enqueue({ dashboardId, trigger: 'manual' })).to.equal(true);
       await until(() => worker.runs.length === 1, 'the job runs');
       expect(worker.runs).to.deep.equal([{ dashboardId, trigger: 'manual' }]);
       await until(async () => !(await harness.queue.isWaiting(dashboardId)), 'nothing waits');
+      await until(async () => (await harness.queue.pending(dashboardId)) === null, 'nothing pending once it ran');
     });
 
     it('holds one job waiting per dashboard while one runs, and folds further ones into it', async () => {
@@ -67,9 +69,12 @@ export function describeRefreshQueueContract(name: string, make: () => Promise<R
       expect(await harness.queue.enqueue({ dashboardId: a, trigger: 'publish' })).to.equal(true);
       await until(() => worker.runs.length === 1, 'the first job starts');
       expect(await harness.queue.isWaiting(a), 'the running job is not waiting').to.equal(false);
+      expect(await harness.queue.pending(a)).to.equal('running');
+      expect(await harness.queue.pending(b)).to.equal(null);
 
       expect(await harness.queue.enqueue({ dashboardId: a, trigger: 'schedule' })).to.equal(true);
       expect(await harness.queue.isWaiting(a)).to.equal(true);
+      expect(await harness.queue.pending(a), 'one runs while another waits').to.equal('running');
       expect(await harness.queue.enqueue({ dashboardId: a, trigger: 'manual' }), 'folded into the waiting one').to.equal(false);
       expect(await harness.queue.isWaiting(b)).to.equal(false);
       expect(await harness.queue.enqueue({ dashboardId: b, trigger: 'manual' }), 'another dashboard queues on its own').to.equal(true);
@@ -85,6 +90,7 @@ export function describeRefreshQueueContract(name: string, make: () => Promise<R
       ]);
       expect(await harness.queue.isWaiting(a)).to.equal(false);
       expect(await harness.queue.isWaiting(b)).to.equal(false);
+      await until(async () => (await harness.queue.pending(a)) === null && (await harness.queue.pending(b)) === null, 'nothing pending once all ran');
       expect(await harness.queue.enqueue({ dashboardId: a, trigger: 'manual' }), 'accepted again once nothing waits').to.equal(true);
     });
   });

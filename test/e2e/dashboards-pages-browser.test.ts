@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import pg from 'pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -235,14 +236,34 @@ describe('e2e: dashboards pages in a real browser', function () {
     expect(await page.getByText('(Europe/Paris)').count()).to.equal(5);
     expect(await page.locator('li').filter({ hasText: '06:00' }).count()).to.be.greaterThan(0);
 
-    await page.getByRole('button', { name: 'Refresh now' }).click();
-    await page.waitForURL(/done=(queued|folded)/);
-    const deadline = Date.now() + 30_000;
-    while ((await page.locator('table:has(caption:text("Last refresh runs")) tbody tr').count()) === 0) {
-      if (Date.now() > deadline) throw new Error('no refresh run appeared');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await page.reload();
+    // Hold the run's record (SHARE mode blocks inserts, not the page's reads) so the page sees it pending.
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE refresh_runs IN SHARE MODE');
+    try {
+      await page.getByRole('button', { name: 'Refresh now' }).click();
+      await page.waitForURL(/done=(queued|folded)/);
+      expect(await page.locator('#refresh-pending').textContent()).to.match(/^(A refresh is queued…|Refreshing…)/);
+      expect(await page.locator('table:has(caption:text("Last refresh runs")) tbody tr').count()).to.equal(0);
+      // The reload goes to the page without the one-off notice.
+      const reload = await page.locator('meta[http-equiv="refresh"]').getAttribute('content');
+      expect(reload).to.equal('3;url=/dashboards/ada/live-metrics');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
     }
+    // The meta refresh reloads the page by itself until the run is listed.
+    await page.locator('table:has(caption:text("Last refresh runs")) tbody tr').first().waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).search).to.equal('');
+    // The job may still be finishing as its run is listed: poll until the page no longer says it is pending.
+    const deadline = Date.now() + 30_000;
+    while ((await page.locator('#refresh-pending').count()) > 0) {
+      if (Date.now() > deadline) throw new Error('the refresh stayed pending after its run was listed');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await page.goto(`${app}/dashboards/ada/live-metrics`);
+    }
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).to.equal(0);
     const run = await page.locator('table:has(caption:text("Last refresh runs")) tbody tr').first().textContent();
     expect(run).to.match(/manual/).and.match(/success/).and.match(/\d+ ms/);
     const status = jsonOf((await ok(personal, 'get_refresh_status', { slug: 'live-metrics' })).text);

@@ -154,7 +154,7 @@ describe('dashboard presenters', () => {
       publishedAt: created,
       aliases: [{ owner: dashboard.owner, slug: 'old', dashboardId: dashboard.id }],
       versions: [version('v1')],
-      refresh: { schedule: null, timezone: null, nextRuns: [], warnings: [] },
+      refresh: { schedule: null, timezone: null, nextRuns: [], warnings: [], pending: null },
       runs: [],
       dailyViews: [],
       refreshRefusal: null,

@@ -20,6 +20,7 @@ describe('refresh presenters', () => {
       schedule: { dashboardId: 'd1', cron: '0 6 * * *', timezone: 'Europe/Paris', nextRunAt: at('2024-03-02T05:00:00.000Z') },
       lastRun: { id: 'r1', dashboardId: 'd1', startedAt: at('2024-03-01T05:00:00.250Z'), trigger: 'schedule', outcome: 'success', durationMs: 42, rows: 7, error: null },
       liveRenderedAt: at('2024-03-01T05:00:01.000Z'),
+      pending: 'running',
       warnings: ['w'],
     };
     const json = statusJson(urls, status);
@@ -40,7 +41,7 @@ describe('refresh presenters', () => {
   });
 
   it('shows a dashboard never scheduled nor run with nulls', () => {
-    const json = statusJson(urls, { target: ada, slug: 'x', refreshable: false, connection: 'self', schedule: null, lastRun: null, liveRenderedAt: null, warnings: [] });
+    const json = statusJson(urls, { target: ada, slug: 'x', refreshable: false, connection: 'self', schedule: null, lastRun: null, liveRenderedAt: null, pending: null, warnings: [] });
     expect(json).to.deep.include({ url: 'https://ada.dash.example/x', schedule: null, timezone: null, next_run_at: null, last_run: null, live_rendered_at: null });
     expect(runJson(null)).to.equal(null);
   });

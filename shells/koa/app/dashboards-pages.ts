@@ -192,8 +192,12 @@ ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Name, tags and visibility</h2>${settings}
 <h2>Rename</h2>${rename}
 <h2>Delete</h2><p class="muted">Removes the dashboard with all its versions and old addresses.</p><p><a href="${path}/delete">Delete ${d.slug}…</a></p>`;
-  return layout({ title: d.name, serviceName: chrome.serviceName, body, full: true });
+  // While a refresh is queued or running, the page reloads itself (without the notice) until the run is listed.
+  const reload = d.refreshable && detail.refresh.pending ? { seconds: PENDING_RELOAD_SECONDS, url: path } : undefined;
+  return layout({ title: d.name, serviceName: chrome.serviceName, body, full: true, reload });
 }
+
+const PENDING_RELOAD_SECONDS = 3;
 
 function refreshSection(detail: DetailView, path: string, csrf: Html, problem: Problem | undefined, values: Record<string, string>): Html {
   const r = detail.refresh;
@@ -216,7 +220,13 @@ function refreshSection(detail: DetailView, path: string, csrf: Html, problem: P
       )}</tbody></table></div>`
     : html`<p class="muted">No refresh has run yet.</p>`;
   const warnings = r.warnings.map((w) => html`<p class="warn">${w}</p>`);
-  return html`<h2>Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${runs}`;
+  const pending =
+    r.pending === 'running'
+      ? html`<p class="notice" role="status" id="refresh-pending">Refreshing… This page reloads until the run is listed.</p>`
+      : r.pending === 'queued'
+        ? html`<p class="notice" role="status" id="refresh-pending">A refresh is queued… This page reloads until the run is listed.</p>`
+        : null;
+  return html`<h2>Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${pending}${runs}`;
 }
 
 function versionsSection(detail: DetailView, path: string, csrf: Html, problem: Problem | undefined): Html {

@@ -32,7 +32,7 @@ const NOTICES: Record<string, string> = {
   named: 'Version named: it is kept until you remove its name.',
   unnamed: 'Name removed: the version can be pruned again.',
   schedule: 'Schedule saved.',
-  queued: 'Refresh queued. Reload this page to see its outcome under "Last runs".',
+  queued: 'Refresh queued. Its outcome appears under "Last runs" when it finishes.',
   folded: 'A refresh of this dashboard was already waiting; this request was folded into it.',
 };
 
