@@ -18,33 +18,33 @@ export function cookieNames(dashboardScheme: string): CookieNames {
   return { viewer: `${prefix}dashpub_viewer`, state: `${prefix}dashpub_viewer_state`, secure };
 }
 
+/** Cookie `name` in a Cookie header: its first value, and whether it was sent more than once. */
+function scanCookie(header: string | undefined, name: string): { value: string | null; repeated: boolean } {
+  let value: string | null = null;
+  if (header) {
+    for (const part of header.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+      if (value !== null) return { value, repeated: true };
+      value = part.slice(eq + 1).trim();
+    }
+  }
+  return { value, repeated: false };
+}
+
 /**
  * The value of cookie `name`, or null when it is missing or sent more than once. A second cookie of one name
  * can only have been planted (a sibling subdomain over http, with a parent Domain or a longer Path), and which
  * one is ours cannot be told, so neither is trusted.
  */
 export function readCookie(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  let found: string | null = null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      if (found !== null) return null;
-      found = part.slice(eq + 1).trim();
-    }
-  }
-  return found;
+  const { value, repeated } = scanCookie(header, name);
+  return repeated ? null : value;
 }
 
 /** True when the Cookie header carries `name` more than once. */
 export function isDuplicated(header: string | undefined, name: string): boolean {
-  if (!header) return false;
-  let count = 0;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name && ++count > 1) return true;
-  }
-  return false;
+  return scanCookie(header, name).repeated;
 }
 
 const SAFE_PATH = /^\/[A-Za-z0-9._~%!$&'()*+,=:@/-]*$/;
