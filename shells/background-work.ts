@@ -36,10 +36,12 @@ export async function startBackgroundWork(app: AppContainer): Promise<() => Prom
     const jobs = refreshJobs(container, app.logger, app.telemetry);
     const queue = container.get<RefreshQueue>(RefreshQueue);
     if (queue instanceof PgBossRefreshQueue) await queue.work(jobs);
-    // The tick logs its own failure; the next one tries again.
-    else timers.push(setInterval(() => void jobs.tick().catch(() => undefined), MEMORY_TICK_MS).unref());
+    else timers.push(setInterval(() => void jobs.tick().catch(alreadyLogged), MEMORY_TICK_MS).unref());
   }
   return async () => {
     for (const timer of timers) clearInterval(timer);
   };
 }
+
+/** refreshJobs' handlers log their own failure (`logged`) and rethrow it; the next tick tries again. */
+function alreadyLogged(): void {}
