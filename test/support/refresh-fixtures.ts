@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { Container } from 'inversify';
 import { AccountStore, type Plan } from '../../application/ports/account-store.js';
 import { RateLimiter } from '../../application/ports/rate-limiter.js';
@@ -11,6 +10,7 @@ import { CONNECTION_TOOLS } from '../../shells/koa/mcp/tools/connection-tools.js
 import { REFRESH_TOOLS } from '../../shells/koa/mcp/tools/refresh-tools.js';
 import type { GrantLock } from '../../domain/scope.js';
 import { aUser, aPrincipal, uniq } from './mothers.js';
+import { sql } from './warehouse.js';
 
 export { uniq };
 
@@ -41,31 +41,20 @@ export function json(r: ToolResult): Record<string, any> {
 
 /** A small sales warehouse in the given (test) database. */
 export async function seedSales(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`
+  await sql(
+    url,
+    `
       CREATE TABLE sales (day date NOT NULL, region text NOT NULL, amount numeric(10,2) NOT NULL);
       INSERT INTO sales VALUES
         ('2024-01-01', 'north', 100.50), ('2024-01-01', 'south', 80),
         ('2024-01-02', 'north', 120), ('2024-01-02', 'south', 95.25),
         ('2024-01-03', 'north', 130), ('2024-01-03', 'south', 70);
       CREATE SCHEMA secret;
-      CREATE TABLE secret.notes (body text);`);
-  } finally {
-    await client.end();
-  }
+      CREATE TABLE secret.notes (body text);`,
+  );
 }
 
-export async function sql(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+export { sql };
 
 export const salesSpec = (sqlText = 'SELECT day::text AS day, sum(amount) AS total FROM sales GROUP BY day ORDER BY day') => ({
   title: 'Sales',

@@ -36,8 +36,8 @@ export async function createTestWarehouse(prefix = 'dashpub_test_wh'): Promise<T
   const server = await warehouseServer();
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const role = `reader_${randomBytes(6).toString('hex')}`;
-  await query(server.url, `CREATE DATABASE "${name}"`);
-  await query(server.url, `CREATE ROLE "${role}" LOGIN IN ROLE pg_read_all_data`);
+  await sql(server.url, `CREATE DATABASE "${name}"`);
+  await sql(server.url, `CREATE ROLE "${role}" LOGIN IN ROLE pg_read_all_data`);
   const at = (user: string) => `postgres://${user}@127.0.0.1:${server.port}/${name}`;
   return {
     name,
@@ -45,13 +45,14 @@ export async function createTestWarehouse(prefix = 'dashpub_test_wh'): Promise<T
     adminUrl: at('postgres'),
     role,
     async drop() {
-      await query(server.url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await query(server.url, `DROP ROLE IF EXISTS "${role}"`);
+      await sql(server.url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await sql(server.url, `DROP ROLE IF EXISTS "${role}"`);
     },
   };
 }
 
-async function query(url: string, text: string): Promise<void> {
+/** Runs one SQL text on `url` over a fresh connection (set-up and seeding in tests). */
+export async function sql(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

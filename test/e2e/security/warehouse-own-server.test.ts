@@ -5,6 +5,7 @@ import pg from 'pg';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { escapeHtml } from '../../../domain/html.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { sql } from '../../support/warehouse.js';
 import { csrfOf, WebClient } from '../../support/oauth-server.js';
 import { startFullServer } from '../../support/server.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../support/throwaway-services.js';
@@ -17,15 +18,6 @@ const roleRefusal = (role: string, why: string) =>
   'and connect as that role.';
 const idsOn = (html: string) => [...html.matchAll(/name="id" value="([0-9a-f-]{36})"/g)].map((m) => m[1]!).filter((id, i, all) => all.indexOf(id) === i);
 
-async function run(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The attack of issue 30, item 2, through the web app's connections page: with ALLOW_PRIVATE_WAREHOUSES=true,
@@ -51,7 +43,7 @@ describe('security: a warehouse URL cannot reach the service database\'s own ser
   before(async () => {
     service = await createTestDatabase();
     second = await createTestDatabase('dashpub_test_second');
-    await run(service.url, `DROP ROLE IF EXISTS ${ordinary}; CREATE ROLE ${ordinary} LOGIN`);
+    await sql(service.url, `DROP ROLE IF EXISTS ${ordinary}; CREATE ROLE ${ordinary} LOGIN`);
     other = await startThrowawayPostgres();
     server = await startFullServer({ DATABASE_URL: service.url, SECRET_KEY: 'own-server-secret', REDIS_URL: '', ALLOW_PRIVATE_WAREHOUSES: 'true' });
     web = new WebClient(server.url, server.hosts.app);
@@ -65,7 +57,7 @@ describe('security: a warehouse URL cannot reach the service database\'s own ser
     await server?.close();
     await other?.destroy();
     await second?.drop();
-    await run(service.url, `DROP ROLE IF EXISTS ${ordinary}`).catch(() => undefined); // the suite's role; gone already is fine
+    await sql(service.url, `DROP ROLE IF EXISTS ${ordinary}`).catch(() => undefined); // the suite's role; gone already is fine
     await service?.drop();
   });
 
@@ -109,7 +101,7 @@ describe('security: a warehouse URL cannot reach the service database\'s own ser
   });
 
   it('on a server of its own: refuses a superuser, a role that may become one and a file reader; accepts a read-only role', async () => {
-    await run(
+    await sql(
       other.url,
       `CREATE ROLE heir LOGIN; GRANT postgres TO heir;
        CREATE ROLE filer LOGIN; GRANT pg_read_server_files TO filer;
@@ -136,7 +128,7 @@ describe('security: a warehouse URL cannot reach the service database\'s own ser
     const [id] = idsOn(accepted.text);
 
     // Granted a server role after the test: refused on its next use.
-    await run(other.url, 'GRANT pg_read_server_files TO reader');
+    await sql(other.url, 'GRANT pg_read_server_files TO reader');
     const retested = await web.post('/connections/test', { csrf: csrfOf(accepted), id: id! });
     expect(retested.text).to.contain('&quot;Reader&quot; is failing.');
     expect(retested.text).to.contain(escapeHtml(roleRefusal('reader', 'is a member of pg_read_server_files')));
