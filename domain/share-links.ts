@@ -56,7 +56,15 @@ export function checkShareExpiry(expiresAt: Date | null, now: Date): Date | null
   if (expiresAt === null) return null;
   if (Number.isNaN(expiresAt.getTime())) throw invalid('expiry is not a valid date');
   if (expiresAt.getTime() <= now.getTime()) throw invalid('expiry must be in the future');
+  if (expiresAt.getTime() - now.getTime() > SHARE_EXPIRY_MAX_MS) throw invalid('expiry must be within a year');
   return expiresAt;
 }
 
-export const tooManySharePasswords = () => `Too many wrong passwords for this link: ${SHARE_PASSWORD_ATTEMPTS} per minute. Wait a minute and retry.`;
+/** In the style of the spec's rate-limit refusals. */
+export const TOO_MANY_SHARE_PASSWORDS = 'Too many password attempts for this link. Wait about 60 seconds and try again.';
+
+/** How long a browser's share session lasts at most (never past the link's own expiry). */
+export const SHARE_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** How far a link's expiry may lie ahead. */
+export const SHARE_EXPIRY_MAX_MS = 366 * 24 * 60 * 60 * 1000;

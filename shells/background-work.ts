@@ -5,6 +5,7 @@
  */
 import { ViewTally } from '../application/hosting/view-tally.js';
 import { ViewerAccess } from '../application/hosting/viewer-access.js';
+import { ShareAccess } from '../application/sharing/share-access.js';
 import { RefreshQueue } from '../application/ports/refresh-queue.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
 import { flushViews, type AppContainer } from './container.js';
@@ -25,10 +26,12 @@ export async function startBackgroundWork(app: AppContainer): Promise<() => Prom
   const log = app.logger.child({ component: 'hosting' });
   const tally = container.get(ViewTally);
   const viewers = container.get(ViewerAccess);
+  const shares = container.get(ShareAccess);
+  const sweep = () => Promise.all([viewers.purgeExpired(), shares.purgeExpired()]);
   const timers = [
     setInterval(() => void flushViews(tally, log, 'periodic'), VIEW_FLUSH_MS).unref(),
     setInterval(
-      () => void viewers.purgeExpired().catch((err: unknown) => log.warn({ err }, 'sweeping expired viewer tickets and sessions failed; retried in 10 minutes')),
+      () => void sweep().catch((err: unknown) => log.warn({ err }, 'sweeping expired viewer tickets and sessions failed; retried in 10 minutes')),
       VIEWER_SWEEP_MS,
     ).unref(),
   ];

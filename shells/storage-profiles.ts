@@ -19,6 +19,7 @@ import { RefreshStateStore } from '../application/ports/refresh-state-store.js';
 import { IN_PROCESS_ONLY, TokenInvalidations, UNHEARD } from '../application/ports/token-invalidations.js';
 import { ViewCounter } from '../application/ports/view-counter.js';
 import { ViewerTickets } from '../application/ports/viewer-tickets.js';
+import { ShareLinkStore } from '../application/ports/share-link-store.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
@@ -31,6 +32,7 @@ import { MemoryOAuthStore } from '../adapters/memory/memory-oauth-store.js';
 import { MemoryRefreshStateStore } from '../adapters/memory/memory-refresh-state-store.js';
 import { MemoryViewCounter } from '../adapters/memory/memory-view-counter.js';
 import { MemoryViewerTickets } from '../adapters/memory/memory-viewer-tickets.js';
+import { MemoryShareLinkStore } from '../adapters/memory/memory-share-link-store.js';
 import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
 import { PgTokenInvalidations } from '../adapters/postgres/pg-token-invalidations.js';
 import { migrate, openDataSource } from '../adapters/postgres/data-source.js';
@@ -44,6 +46,7 @@ import { TypeormOAuthStore } from '../adapters/postgres/typeorm-oauth-store.js';
 import { TypeormRefreshStateStore } from '../adapters/postgres/typeorm-refresh-state-store.js';
 import { TypeormViewCounter } from '../adapters/postgres/typeorm-view-counter.js';
 import { TypeormViewerTickets } from '../adapters/postgres/typeorm-viewer-tickets.js';
+import { PostgresShareLinkStore } from '../adapters/postgres/postgres-share-link-store.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -96,6 +99,7 @@ function memoryStorage(): ContainerModule {
     bind<TokenInvalidations>(TokenInvalidations).toConstantValue(IN_PROCESS_ONLY);
     bind<ViewCounter>(ViewCounter).toConstantValue(views);
     bind<ViewerTickets>(ViewerTickets).toConstantValue(new MemoryViewerTickets());
+    bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new MemoryShareLinkStore());
     bind<ConnectionStore>(ConnectionStore).toConstantValue(new MemoryConnectionStore());
     bind<RefreshStateStore>(RefreshStateStore).toConstantValue(refreshState);
     bind<RefreshQueue>(RefreshQueue).toConstantValue(queue);
@@ -169,6 +173,7 @@ function databaseModule(
     bind<TokenInvalidations>(TokenInvalidations).toConstantValue(options.invalidations);
     bind<ViewCounter>(ViewCounter).toConstantValue(new TypeormViewCounter(dataSource));
     bind<ViewerTickets>(ViewerTickets).toConstantValue(new TypeormViewerTickets(dataSource));
+    bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new PostgresShareLinkStore(dataSource));
     bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
     bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));
     bind<FileSweeper>(FileSweeper).toConstantValue(new TypeormFileSweeper(dataSource));

@@ -16,10 +16,10 @@ export interface PgTokenInvalidationsOptions {
   heartbeatMs?: number;
 }
 
-/** `grant:<uuid>` or `user:<uuid>`; anything else is not understood. */
+/** `grant:<uuid>`, `user:<uuid>` or `share:<uuid>`; anything else is not understood. */
 export function parseInvalidation(payload: string | undefined): TokenInvalidation | null {
-  const match = /^(grant|user):(.+)$/.exec(payload ?? '');
-  return match ? { kind: match[1] as 'grant' | 'user', id: match[2]! } : null;
+  const match = /^(grant|user|share):(.+)$/.exec(payload ?? '');
+  return match ? { kind: match[1] as TokenInvalidation['kind'], id: match[2]! } : null;
 }
 
 /**

@@ -43,6 +43,7 @@ import { PublishAnswersItsMiss1700000015600 } from './migrations/1700000015600-p
 import { VersionRefreshable1700000015700 } from './migrations/1700000015700-version-refreshable.js';
 import { ViewerSessionInvalidation1700000015800 } from './migrations/1700000015800-viewer-session-invalidation.js';
 import { RefreshRetryWindow1700000015900 } from './migrations/1700000015900-refresh-retry-window.js';
+import { ShareLinks1700000016000 } from './migrations/1700000016000-share-links.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -91,4 +92,5 @@ export const MIGRATIONS: Function[] = [
   VersionRefreshable1700000015700,
   ViewerSessionInvalidation1700000015800,
   RefreshRetryWindow1700000015900,
+  ShareLinks1700000016000,
 ];

@@ -62,7 +62,7 @@ export class CachingTokenVerifier implements TokenVerifier {
   invalidate(change: TokenInvalidation): void {
     this.epoch++;
     if (change.kind === 'grant') this.entries.deleteWhere((v) => v.principal.grantId === change.id);
-    else this.entries.deleteWhere((v) => v.principal.userId === change.id);
+    else if (change.kind === 'user') this.entries.deleteWhere((v) => v.principal.userId === change.id);
   }
 
   clear(): void {

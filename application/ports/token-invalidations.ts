@@ -1,5 +1,8 @@
-/** A committed change that may kill access tokens: a grant's (revoked, ended, altered, deleted) or a user's. */
-export type TokenInvalidation = { kind: 'grant'; id: string } | { kind: 'user'; id: string };
+/**
+ * A committed change that may end access: a grant's (revoked, ended, altered, deleted), a user's, or a share
+ * link's (paused, revoked, its dashboard deleted).
+ */
+export type TokenInvalidation = { kind: 'grant'; id: string } | { kind: 'user'; id: string } | { kind: 'share'; id: string };
 
 export interface TokenInvalidationListener {
   /** Called after the change is committed, so a lookup made from now on reads it. */

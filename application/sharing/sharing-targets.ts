@@ -44,6 +44,18 @@ export class SharingTargets {
     return this.find(target, slug);
   }
 
+  /** The operator's owner without a dashboard (listing every link of an owner). */
+  async operatorTarget(selector: OperatorSelector): Promise<{ target: Target; subdomain: string }> {
+    const target = await resolveOperatorTarget(this.accounts, selector);
+    return { target, subdomain: subdomainOf(target) };
+  }
+
+  /** The dashboards host a dashboard is served on. */
+  async subdomainOf(dashboard: DashboardRecord): Promise<string> {
+    if (dashboard.owner.kind === 'user') return (await this.accounts.findUserById(dashboard.owner.id))?.handle ?? '';
+    return (await this.accounts.findWorkspaceById(dashboard.owner.id))?.slug ?? '';
+  }
+
   /** Whether the actor may manage sharing of a dashboard known by id (links are named by id on the CLI and in forms). */
   async mayManage(actor: SharingActor, dashboard: DashboardRecord): Promise<boolean> {
     if (actor.kind === 'operator') return true;

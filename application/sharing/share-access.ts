@@ -1,0 +1,126 @@
+import { inject, injectable, optional } from 'inversify';
+import { SHARE_PASSWORD_ATTEMPTS, SHARE_SESSION_TTL_MS, shareLinkStatus, TOO_MANY_SHARE_PASSWORDS, type ShareLink } from '../../domain/share-links.js';
+import { BoundedCache } from '../../shared/bounded-cache.js';
+import { AccountStore } from '../ports/account-store.js';
+import { Clock } from '../ports/clock.js';
+import { DashboardStore } from '../ports/dashboard-store.js';
+import { PasswordHasher } from '../ports/password-hasher.js';
+import { RateLimiter } from '../ports/rate-limiter.js';
+import { SecretTokens } from '../ports/secret-tokens.js';
+import { ShareLinkStore } from '../ports/share-link-store.js';
+import { IN_PROCESS_ONLY, TokenInvalidations } from '../ports/token-invalidations.js';
+
+/** What opening a link leads to; the shell sets the cookie and picks the page or redirect. */
+export type ShareOpening =
+  | { kind: 'not_found' }
+  | { kind: 'password'; linkId: string }
+  | { kind: 'rate_limited'; message: string }
+  | { kind: 'wrong_password' }
+  | { kind: 'session'; slug: string; token: string; maxAgeSeconds: number };
+
+/** What a valid share cookie grants: one dashboard, at its current or its pinned version. */
+export interface ShareGrant {
+  linkId: string;
+  dashboardId: string;
+  pinnedVersionId: string | null;
+}
+
+interface SessionEntry {
+  link: ShareLink;
+  expiresAt: Date;
+}
+
+const RATE_BUCKET = 'share_password';
+const SESSION_CACHE_TTL_MS = 60_000;
+
+/**
+ * The dashboards host's side of share links. Opening a link (with its password when it has one) gives the
+ * browser a share session for that one dashboard; every request then checks the session and its link
+ * as they are now, so pausing, revoking or expiry ends access at the next request on every instance:
+ * lookups are remembered only while the invalidation channel is live, and the link's `share:<id>` change
+ * (migration 1700000016000) drops them; expiry is compared with the clock each time.
+ */
+@injectable()
+export class ShareAccess {
+  private readonly sessions: BoundedCache<Promise<SessionEntry | null>>;
+
+  constructor(
+    @inject(ShareLinkStore) private readonly links: ShareLinkStore,
+    @inject(DashboardStore) private readonly dashboards: DashboardStore,
+    @inject(AccountStore) private readonly accounts: AccountStore,
+    @inject(SecretTokens) private readonly tokens: SecretTokens,
+    @inject(PasswordHasher) private readonly hasher: PasswordHasher,
+    @inject(RateLimiter) private readonly limiter: RateLimiter,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(TokenInvalidations) @optional() private readonly invalidations: TokenInvalidations = IN_PROCESS_ONLY,
+  ) {
+    this.sessions = new BoundedCache({ capacity: 20_000, ttlMs: SESSION_CACHE_TTL_MS });
+    invalidations.subscribe({ invalidated: (change) => change.kind === 'share' && this.sessions.clear(), reset: () => this.sessions.clear() });
+  }
+
+  /**
+   * `/_share/<token>` on `subdomain`: a session for a link without a password; the password page for one
+   * with. With `password` (the page's form), checks it under the per-link-and-address limit.
+   */
+  async open(subdomain: string, token: string, attempt?: { password: string; address: string }): Promise<ShareOpening> {
+    const found = await this.activeLink(subdomain, token);
+    if (!found) return { kind: 'not_found' };
+    const { link, slug } = found;
+    if (link.passwordHash !== null) {
+      if (!attempt) return { kind: 'password', linkId: link.id };
+      const allowed = await this.limiter.consume(RATE_BUCKET, `${link.id}|${attempt.address}`, SHARE_PASSWORD_ATTEMPTS, 60).catch(() => true); // fail open, like every limit
+      if (!allowed) return { kind: 'rate_limited', message: TOO_MANY_SHARE_PASSWORDS };
+      if (!(await this.hasher.verify(attempt.password, link.passwordHash))) return { kind: 'wrong_password' };
+    }
+    return this.startSession(link, slug);
+  }
+
+  /** The grant a share cookie carries for the dashboard `dashboardId`, or null. */
+  async grant(cookie: string | null, dashboardId: string): Promise<ShareGrant | null> {
+    if (cookie === null || !this.tokens.wellFormed(cookie)) return null;
+    const now = this.clock.now();
+    const entry = await this.session(this.tokens.digest(cookie), now);
+    if (!entry || entry.expiresAt <= now) return null;
+    const { link } = entry;
+    if (link.dashboardId !== dashboardId || shareLinkStatus(link, now) !== 'active') return null;
+    return { linkId: link.id, dashboardId, pinnedVersionId: link.pinnedVersionId };
+  }
+
+  purgeExpired(): Promise<void> {
+    return this.links.purgeExpiredSessions(this.clock.now());
+  }
+
+  private session(hash: string, now: Date): Promise<SessionEntry | null> {
+    const nowMs = now.getTime();
+    const remember = this.invalidations.live;
+    const hit = remember ? this.sessions.get(hash, nowMs) : undefined;
+    if (hit) return hit;
+    const loading = this.links.findSession(hash, now);
+    if (!remember) return loading;
+    this.sessions.set(hash, loading, nowMs);
+    loading.catch(() => this.sessions.delete(hash)); // the caller awaits `loading` and gets the error
+    return loading;
+  }
+
+  /** The link a token names, if it is active and its dashboard lives on `subdomain`. */
+  private async activeLink(subdomain: string, token: string): Promise<{ link: ShareLink; slug: string } | null> {
+    if (!this.tokens.wellFormed(token)) return null;
+    const link = await this.links.findByTokenHash(this.tokens.digest(token));
+    if (!link || shareLinkStatus(link, this.clock.now()) !== 'active') return null;
+    const dashboard = await this.dashboards.findDashboardById(link.dashboardId);
+    if (!dashboard) return null;
+    const owner = await this.accounts.findSubdomainOwner(subdomain);
+    const ownerId = owner ? (owner.kind === 'user' ? owner.user.id : owner.workspace.id) : null;
+    const ownerKind = owner?.kind === 'user' ? 'user' : 'workspace';
+    if (ownerId !== dashboard.owner.id || ownerKind !== dashboard.owner.kind) return null;
+    return { link, slug: dashboard.slug };
+  }
+
+  private async startSession(link: ShareLink, slug: string): Promise<ShareOpening> {
+    const now = this.clock.now().getTime();
+    const ends = Math.min(now + SHARE_SESSION_TTL_MS, link.expiresAt?.getTime() ?? Infinity);
+    const token = this.tokens.generate();
+    await this.links.saveSession(this.tokens.digest(token), link.id, new Date(ends));
+    return { kind: 'session', slug, token, maxAgeSeconds: Math.max(1, Math.floor((ends - now) / 1000)) };
+  }
+}
