@@ -86,6 +86,11 @@ export class ShareAccess {
     return { linkId: link.id, dashboardId, pinnedVersionId: link.pinnedVersionId };
   }
 
+  /** A link changed in this process: forget remembered lookups now (other processes hear the store's announcement). */
+  forgetSessions(): void {
+    this.sessions.clear();
+  }
+
   purgeExpired(): Promise<void> {
     return this.links.purgeExpiredSessions(this.clock.now());
   }

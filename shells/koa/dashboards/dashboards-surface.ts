@@ -4,15 +4,18 @@ import { Settings } from '../../../application/ports/settings.js';
 import { ServeDashboard, type HostingOutcome, type Moved } from '../../../application/hosting/serve-dashboard.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
+import { ShareAccess } from '../../../application/sharing/share-access.js';
 import { listingRows, movedLocation } from '../../presenters/hosting/hosting-presenters.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
-import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
+import { SHARE_PREFIX, shareRoute } from './share-routes.js';
+import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, shareCookieName, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
 
 export interface DashboardsSurfaceDeps {
   settings: Settings;
   serve: ServeDashboard;
   viewers: ViewerAccess;
   views: ViewTally;
+  shares: ShareAccess;
   /** Where unexpected failures go; the visitor only ever sees a plain 503 page. */
   onError?: (error: unknown) => void;
 }
@@ -84,7 +87,7 @@ function respondFile(ctx: Koa.Context, outcome: Extract<HostingOutcome, { kind: 
   ctx.set('ETag', outcome.etag);
   ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
   if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
-  if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId);
+  if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId, outcome.shareLinkId);
   if (matchesEtag(ctx.get('if-none-match') || undefined, outcome.etag)) {
     ctx.status = 304;
     return;
@@ -169,7 +172,7 @@ function refererPath(ctx: Koa.Context): string | null {
 }
 
 export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middleware {
-  const { settings, serve, viewers, views } = deps;
+  const { settings, serve, viewers, views, shares } = deps;
   const surface: Surface = { settings, viewers, views, cookies: cookieNames(settings.dashboardScheme) };
   const { cookies } = surface;
   return async (ctx) => {
@@ -178,14 +181,19 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
     ctx.set('Referrer-Policy', REFERRER_POLICY);
     // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
     clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    const sharing = ctx.path === SHARE_PREFIX || ctx.path.startsWith(`${SHARE_PREFIX}/`);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !(sharing && ctx.method === 'POST')) {
       ctx.status = 405;
-      ctx.set('Allow', 'GET, HEAD');
+      ctx.set('Allow', sharing ? 'GET, HEAD, POST' : 'GET, HEAD');
       return;
     }
     try {
       if (ctx.path === AUTH_PATH) {
         await exchangeTicket(ctx, surface, subdomain);
+        return;
+      }
+      if (sharing) {
+        await shareRoute(ctx, shares, cookies, subdomain);
         return;
       }
       const outcome = await serve.execute({
@@ -194,6 +202,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         query: ctx.querystring,
         viewerToken: () => readCookie(ctx.get('cookie'), cookies.viewer),
         refererPath: () => refererPath(ctx),
+        shareCookie: (slug) => readCookie(ctx.get('cookie'), shareCookieName(cookies, slug)),
       });
       respond(ctx, surface, outcome, subdomain);
     } catch (error) {
@@ -210,6 +219,7 @@ export function dashboardsSurfaceFrom(container: Container, onError?: (error: un
     serve: container.get(ServeDashboard),
     viewers: container.get(ViewerAccess),
     views: container.get(ViewTally),
+    shares: container.get(ShareAccess),
     onError,
   });
 }

@@ -26,6 +26,8 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     if (method !== 'GET' && method !== 'HEAD') return false;
     const { subdomain } = host;
     if (subdomain === undefined) return false;
+    // A share cookie may pin another version of this very page: Koa's path reads it.
+    if (req.headers.cookie?.includes('dashpub_share_')) return false;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const file = serve.peek(subdomain, query < 0 ? url : url.slice(0, query));

@@ -19,14 +19,22 @@ a:hover{text-decoration:underline}
 ul{list-style:none;margin:1.2rem 0 0;padding:0}
 li{display:flex;justify-content:space-between;gap:1rem;padding:.7rem 0;border-top:1px solid var(--line)}
 li span{color:var(--muted);font-size:.85rem;white-space:nowrap}
+label{display:block;font-weight:600;margin:1.2rem 0 .4rem}
+input[type=password]{width:100%;font:inherit;padding:.55rem .7rem;border:1px solid var(--muted);border-radius:8px;background:var(--card);color:var(--fg)}
+button{margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.2rem;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+@media (prefers-color-scheme:dark){button{color:#0d1117}}
+.error{color:var(--fg);border-left:4px solid #cf222e;padding-left:.7rem}
 `;
 
-/** Strict: the one inline stylesheet above, nothing else; these pages never frame or get framed. */
-export const SERVICE_PAGE_CSP =
-  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
-  `img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
-function page(title: string, content: string): string {
+/** Strict: the one inline stylesheet above, nothing else; these pages never frame or get framed. */
+export const SERVICE_PAGE_CSP = `default-src 'none'; style-src ${STYLE_SOURCE}; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+/** The same, for a page whose one form posts back to this host (the share link's password page). */
+export const FORM_PAGE_CSP = SERVICE_PAGE_CSP.replace(`form-action 'none'`, `form-action 'self'`);
+
+export function page(title: string, content: string): string {
   return (
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1">` +
