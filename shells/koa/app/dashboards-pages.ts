@@ -12,7 +12,8 @@ import { viewsChart } from './views-chart.js';
 export const DASHBOARDS_PATH = '/dashboards';
 
 export interface Chrome {
-  serviceName: string;
+  /** The product's name on every page (SERVICE_DISPLAY_NAME). */
+  displayName: string;
   csrf: string;
 }
 
@@ -101,7 +102,7 @@ ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : nul
 <div><label for="kind">Kind</label><select id="kind" name="kind">${option('', 'Any', input.kind)}${option('static', 'Static', input.kind)}${option('refreshable', 'Refreshable', input.kind)}</select></div>
 <div><button type="submit">Filter</button></div></form>
 ${table}${pager}`;
-  return layout({ title: 'Dashboards', serviceName: chrome.serviceName, body, full: true });
+  return layout({ title: 'Dashboards', displayName: chrome.displayName, body, full: true });
 }
 
 const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1_048_576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1_048_576).toFixed(1)} MiB`);
@@ -194,7 +195,7 @@ ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Delete</h2><p class="muted">Removes the dashboard with all its versions and old addresses.</p><p><a href="${path}/delete">Delete ${d.slug}…</a></p>`;
   // While a refresh is queued or running, the page reloads itself (without the notice) until the run is listed.
   const reload = d.refreshable && detail.refresh.pending ? { seconds: PENDING_RELOAD_SECONDS, url: path } : undefined;
-  return layout({ title: d.name, serviceName: chrome.serviceName, body, full: true, reload });
+  return layout({ title: d.name, displayName: chrome.displayName, body, full: true, reload });
 }
 
 const PENDING_RELOAD_SECONDS = 3;
@@ -271,7 +272,7 @@ export function versionPage(
 <div><dt>Files</dt><dd>${v.files.map((f) => html`<a class="mono" href="${fileUrl(f.filename)}">${f.filename}</a> <span class="note">${bytes(f.size)}</span><br>`)}</dd></div></dl>
 <h2>Preview</h2><iframe class="preview" src="${fileUrl(input.filename)}" title="Preview of version ${v.seq}: ${input.filename}" sandbox="allow-scripts"></iframe>
 <h2>Restore</h2>${restore}`;
-  return layout({ title: `Version ${v.seq} of ${input.name}`, serviceName: chrome.serviceName, body, full: true });
+  return layout({ title: `Version ${v.seq} of ${input.name}`, displayName: chrome.displayName, body, full: true });
 }
 
 /** What a delete takes besides the dashboard, read naturally for none, one and many earlier versions. */
@@ -288,5 +289,5 @@ export function deletePage(chrome: Chrome, input: { owner: OwnerChoice; name: st
 <label class="field" for="confirm">Type <code>${input.slug}</code> to confirm</label>
 <input id="confirm" name="confirm" type="text" required autocomplete="off" value="${input.typed ?? ''}"${err.attrs}>${err.note}
 <div class="actions"><a href="${path}">Cancel</a><button class="danger" type="submit">Delete ${input.slug}</button></div></form>`;
-  return layout({ title: `Delete ${input.slug}`, serviceName: chrome.serviceName, body, wide: true });
+  return layout({ title: `Delete ${input.slug}`, displayName: chrome.displayName, body, wide: true });
 }

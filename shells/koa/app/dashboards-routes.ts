@@ -68,13 +68,13 @@ function dashboardsPages(container: Container, settings: Settings) {
   const owners = container.get(OwnerDashboards);
   const sessions = container.get(WebSessionService);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
-  const serviceName = settings.serviceName;
+  const displayName = settings.serviceDisplayName;
   const dashboardFrames = `${settings.dashboardScheme}://*.${settings.dashboardDomain}`;
 
-  const chrome = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx) });
+  const chrome = (ctx: Koa.Context) => ({ displayName, csrf: security.csrfToken(ctx) });
   const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
   const notFound = (ctx: Koa.Context) =>
-    sendPage(ctx, 404, messagePage(serviceName, { title: 'Dashboard not found', message: 'There is no dashboard at this address, or it is not yours to see.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+    sendPage(ctx, 404, messagePage(displayName, { title: 'Dashboard not found', message: 'There is no dashboard at this address, or it is not yours to see.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
   /** A page that frames something: the app's policy plus the one frame source it needs. */
   const sendFramingPage = (ctx: Koa.Context, status: number, body: string, frameSource: string) => {
     sendPage(ctx, status, body);
@@ -91,7 +91,7 @@ function dashboardsPages(container: Container, settings: Settings) {
   const unreachable: RefusalPage = (ctx, error, status) =>
     status === 404
       ? notFound(ctx)
-      : sendPage(ctx, status, messagePage(serviceName, { title: 'This cannot be done', message: error.message, link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+      : sendPage(ctx, status, messagePage(displayName, { title: 'This cannot be done', message: error.message, link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
   /** For an address naming a version or file: one that cannot name anything (400) leads nowhere either. */
   const unreachableAddress: RefusalPage = (ctx, error, status) => unreachable(ctx, error, status === 400 ? 404 : status);
 
@@ -109,7 +109,7 @@ function dashboardsPages(container: Container, settings: Settings) {
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
   const checkedPost = (ctx: Koa.Context, form: FormFields) => {
     if (security.checkPost(ctx, field(form, 'csrf'))) return true;
-    sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+    sendPage(ctx, 403, messagePage(displayName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
     return false;
   };
 

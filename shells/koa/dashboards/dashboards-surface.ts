@@ -101,7 +101,7 @@ function respondFile(ctx: Koa.Context, outcome: Extract<HostingOutcome, { kind: 
 function respondSignIn(ctx: Koa.Context, surface: Surface, returnPath: string, subdomain: string): void {
   const navigation = isTopLevelNavigation(ctx.method, { mode: ctx.get('sec-fetch-mode'), dest: ctx.get('sec-fetch-dest'), accept: ctx.get('accept') });
   if (!navigation) {
-    servicePage(ctx, 404, notFoundPage(), 'no-cache');
+    servicePage(ctx, 404, notFoundPage(surface.settings.serviceDisplayName), 'no-cache');
     return;
   }
   const state = surface.viewers.newState();
@@ -128,13 +128,13 @@ function respond(ctx: Koa.Context, surface: Surface, outcome: HostingOutcome, su
       if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
       return;
     case 'listing':
-      servicePage(ctx, 200, listingPage(outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
+      servicePage(ctx, 200, listingPage(settings.serviceDisplayName, outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
       return;
     case 'sign_in':
       respondSignIn(ctx, surface, outcome.returnPath, subdomain);
       return;
     case 'not_found':
-      servicePage(ctx, 404, notFoundPage(), 'no-cache');
+      servicePage(ctx, 404, notFoundPage(settings.serviceDisplayName), 'no-cache');
       return;
   }
 }
@@ -146,7 +146,7 @@ async function exchangeTicket(ctx: Koa.Context, surface: Surface, subdomain: str
   ctx.set('Referrer-Policy', 'no-referrer');
   const session = await surface.viewers.exchange(subdomain, ctx.query.ticket, readCookie(ctx.get('cookie'), cookies.state));
   if (!session) {
-    servicePage(ctx, 400, signInFailedPage(returnPath), PRIVATE_CACHE);
+    servicePage(ctx, 400, signInFailedPage(surface.settings.serviceDisplayName, returnPath), PRIVATE_CACHE);
     return;
   }
   ctx.status = 302;
@@ -193,7 +193,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         return;
       }
       if (sharing) {
-        await shareRoute(ctx, shares, cookies, subdomain);
+        await shareRoute(ctx, { shares, cookies, displayName: settings.serviceDisplayName }, subdomain);
         return;
       }
       const outcome = await serve.execute({
@@ -207,7 +207,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       respond(ctx, surface, outcome, subdomain);
     } catch (error) {
       deps.onError?.(error);
-      servicePage(ctx, 503, errorPage(), 'no-store');
+      servicePage(ctx, 503, errorPage(settings.serviceDisplayName), 'no-store');
     }
   };
 }

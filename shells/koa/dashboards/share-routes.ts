@@ -16,48 +16,56 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * parks the token in a short-lived cookie and shows the password form at `/_share`, so the token never stays
  * in the address bar, and no answer here sends a Referer onwards.
  */
-export async function shareRoute(ctx: Koa.Context, shares: ShareAccess, cookies: CookieNames, subdomain: string): Promise<void> {
+/** What the share routes need from the surface. */
+export interface ShareSurface {
+  shares: ShareAccess;
+  cookies: CookieNames;
+  displayName: string;
+}
+
+export async function shareRoute(ctx: Koa.Context, surface: ShareSurface, subdomain: string): Promise<void> {
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('Cache-Control', 'private, no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
   const token = ctx.path.slice(SHARE_PREFIX.length + 1);
   if (ctx.path.startsWith(`${SHARE_PREFIX}/`) && ctx.method !== 'POST') {
-    await open(ctx, shares, cookies, subdomain, token);
+    await open(ctx, surface, subdomain, token);
     return;
   }
-  if (ctx.path !== SHARE_PREFIX) return unavailable(ctx);
-  const pending = readCookie(ctx.get('cookie'), sharePendingCookieName(cookies));
-  if (pending === null || !TOKEN.test(pending)) return unavailable(ctx);
-  if (ctx.method === 'POST') await submitPassword(ctx, shares, cookies, subdomain, pending);
-  else passwordPage(ctx, 200, pending, null);
+  if (ctx.path !== SHARE_PREFIX) return unavailable(ctx, surface);
+  const pending = readCookie(ctx.get('cookie'), sharePendingCookieName(surface.cookies));
+  if (pending === null || !TOKEN.test(pending)) return unavailable(ctx, surface);
+  if (ctx.method === 'POST') await submitPassword(ctx, surface, subdomain, pending);
+  else passwordPage(ctx, surface, 200, pending, null);
 }
 
-async function open(ctx: Koa.Context, shares: ShareAccess, cookies: CookieNames, subdomain: string, token: string): Promise<void> {
-  const opening = await shares.open(subdomain, token);
+async function open(ctx: Koa.Context, surface: ShareSurface, subdomain: string, token: string): Promise<void> {
+  const opening = await surface.shares.open(subdomain, token);
   if (opening.kind === 'password') {
-    ctx.append('Set-Cookie', pendingCookie(cookies, token, PENDING_MAX_AGE_SECONDS));
+    ctx.append('Set-Cookie', pendingCookie(surface.cookies, token, PENDING_MAX_AGE_SECONDS));
     ctx.status = 303;
     ctx.set('Location', SHARE_PREFIX);
     return;
   }
-  finish(ctx, cookies, opening, token);
+  finish(ctx, surface, opening, token);
 }
 
-async function submitPassword(ctx: Koa.Context, shares: ShareAccess, cookies: CookieNames, subdomain: string, token: string): Promise<void> {
+async function submitPassword(ctx: Koa.Context, surface: ShareSurface, subdomain: string, token: string): Promise<void> {
   let fields;
   try {
     fields = await readForm(ctx);
   } catch {
-    return passwordPage(ctx, 400, token, 'The form could not be read. Try again.');
+    return passwordPage(ctx, surface, 400, token, 'The form could not be read. Try again.');
   }
-  if (!sameText(field(fields, 'csrf'), csrfFor(token))) return passwordPage(ctx, 403, token, 'This form has expired. Enter the password again.');
-  const opening = await shares.open(subdomain, token, { password: field(fields, 'password'), address: ctx.ip });
-  finish(ctx, cookies, opening, token);
+  if (!sameText(field(fields, 'csrf'), csrfFor(token))) return passwordPage(ctx, surface, 403, token, 'This form has expired. Enter the password again.');
+  const opening = await surface.shares.open(subdomain, token, { password: field(fields, 'password'), address: ctx.ip });
+  finish(ctx, surface, opening, token);
 }
 
 /** The outcome of opening a link, answered: the session and the way to the dashboard, or why not. */
-function finish(ctx: Koa.Context, cookies: CookieNames, opening: ShareOpening, token: string): void {
+function finish(ctx: Koa.Context, surface: ShareSurface, opening: ShareOpening, token: string): void {
+  const { cookies } = surface;
   switch (opening.kind) {
     case 'session':
       ctx.append('Set-Cookie', [
@@ -68,28 +76,28 @@ function finish(ctx: Koa.Context, cookies: CookieNames, opening: ShareOpening, t
       ctx.set('Location', `/${opening.slug}`);
       return;
     case 'wrong_password':
-      return passwordPage(ctx, 401, token, 'That password is not right. Try again.');
+      return passwordPage(ctx, surface, 401, token, 'That password is not right. Try again.');
     case 'rate_limited':
       ctx.set('Retry-After', '60');
-      return passwordPage(ctx, 429, token, opening.message);
+      return passwordPage(ctx, surface, 429, token, opening.message);
     case 'password':
     case 'not_found':
-      return unavailable(ctx);
+      return unavailable(ctx, surface);
   }
 }
 
-function passwordPage(ctx: Koa.Context, status: number, token: string, problem: string | null): void {
+function passwordPage(ctx: Koa.Context, surface: ShareSurface, status: number, token: string, problem: string | null): void {
   ctx.status = status;
   ctx.set('Content-Type', 'text/html; charset=utf-8');
   ctx.set('Content-Security-Policy', FORM_PAGE_CSP);
-  ctx.body = sharePasswordPage(csrfFor(token), problem);
+  ctx.body = sharePasswordPage(surface.displayName, csrfFor(token), problem);
 }
 
-function unavailable(ctx: Koa.Context): void {
+function unavailable(ctx: Koa.Context, surface: ShareSurface): void {
   ctx.status = 404;
   ctx.set('Content-Type', 'text/html; charset=utf-8');
   ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
-  ctx.body = shareUnavailablePage();
+  ctx.body = shareUnavailablePage(surface.displayName);
 }
 
 /** Bound to the parked token, which only this browser's HttpOnly cookie carries: another site cannot know it. */
