@@ -93,6 +93,10 @@ export class HostingCatalog {
     return this.peek(this.slugs, `${site.owner.kind}:${site.owner.id}/${slug}`);
   }
 
+  peekPinned(dashboardId: string, versionId: string): Manifest | null | undefined {
+    return this.peek(this.pinned, `${dashboardId}/${versionId}`);
+  }
+
   peekFile(sha256: string): FileBytes | undefined {
     return this.files.get(sha256, 0);
   }

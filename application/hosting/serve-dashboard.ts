@@ -138,10 +138,10 @@ export class ServeDashboard {
   }
 
   /**
-   * The hot path, without awaiting anything: a public file whose site, dashboard and bytes are all
-   * cached. Undefined means "ask `execute`", never "not found".
+   * The hot path, without awaiting anything: a public file, or one a remembered share session grants, whose
+   * site, dashboard and bytes are all cached. Undefined means "ask `execute`", never "not found".
    */
-  peek(subdomain: string, path: string): FileOutcome | undefined {
+  peek(subdomain: string, path: string, shareCookie?: (slug: string) => string | null): FileOutcome | undefined {
     const site = this.catalog.peekSite(subdomain);
     if (!site || path.length < 2) return undefined;
     const slash = path.indexOf('/', 1);
@@ -149,10 +149,21 @@ export class ServeDashboard {
     const filename = slash < 0 ? '' : path.slice(slash + 1);
     if (!SLUG.test(slug) || (filename !== '' && (!FILENAME.test(filename) || filename === '.' || filename === '..'))) return undefined;
     const found = this.catalog.peekLookup(site, slug);
-    if (!found || found.kind !== 'dashboard' || found.dashboard.visibility !== 'public') return undefined;
+    if (!found || found.kind !== 'dashboard') return undefined;
+    const cookie = shareCookie?.(slug) ?? null;
+    let manifest = found.manifest;
+    let shareLinkId: string | undefined;
+    if (cookie !== null) {
+      const grant = this.shares.peekGrant(cookie, found.dashboard.id);
+      if (!grant) return undefined;
+      const pinned = grant.pinnedVersionId === null ? manifest : this.catalog.peekPinned(found.dashboard.id, grant.pinnedVersionId);
+      if (!pinned) return undefined;
+      manifest = pinned;
+      shareLinkId = grant.linkId;
+    } else if (found.dashboard.visibility !== 'public') return undefined;
     const name = filename || DEFAULT_FILENAME;
-    if (!Object.hasOwn(found.manifest, name)) return undefined;
-    const entry = found.manifest[name]!;
+    if (!Object.hasOwn(manifest, name)) return undefined;
+    const entry = manifest[name]!;
     const file = this.catalog.peekFile(entry.sha256);
     if (!file) return undefined;
     return {
@@ -160,9 +171,10 @@ export class ServeDashboard {
       body: file.body,
       etag: file.etag,
       contentType: entry.contentType,
-      visibility: 'public',
+      visibility: shareLinkId === undefined ? 'public' : 'private',
       dashboardId: found.dashboard.id,
       page: name === DEFAULT_FILENAME,
+      ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
   }
 

@@ -30,6 +30,13 @@ interface SessionEntry {
   expiresAt: Date;
 }
 
+/** A shared lookup and, once it settles, its value, so the hot path can read it without awaiting. */
+interface Remembered {
+  promise: Promise<SessionEntry | null>;
+  settled: boolean;
+  value: SessionEntry | null;
+}
+
 const RATE_BUCKET = 'share_password';
 const SESSION_CACHE_TTL_MS = 60_000;
 
@@ -42,7 +49,7 @@ const SESSION_CACHE_TTL_MS = 60_000;
  */
 @injectable()
 export class ShareAccess {
-  private readonly sessions: BoundedCache<Promise<SessionEntry | null>>;
+  private readonly sessions: BoundedCache<Remembered>;
 
   constructor(
     @inject(ShareLinkStore) private readonly links: ShareLinkStore,
@@ -79,11 +86,18 @@ export class ShareAccess {
   async grant(cookie: string | null, dashboardId: string): Promise<ShareGrant | null> {
     if (cookie === null || !this.tokens.wellFormed(cookie)) return null;
     const now = this.clock.now();
-    const entry = await this.session(this.tokens.digest(cookie), now);
-    if (!entry || entry.expiresAt <= now) return null;
-    const { link } = entry;
-    if (link.dashboardId !== dashboardId || shareLinkStatus(link, now) !== 'active') return null;
-    return { linkId: link.id, dashboardId, pinnedVersionId: link.pinnedVersionId };
+    return grantOf(await this.session(this.tokens.digest(cookie), now), dashboardId, now);
+  }
+
+  /**
+   * `grant` from memory without waiting, for the hot path: undefined when the session is not remembered
+   * (or still loading), which means "ask `grant`", never "no".
+   */
+  peekGrant(cookie: string, dashboardId: string): ShareGrant | null | undefined {
+    if (!this.invalidations.live || !this.tokens.wellFormed(cookie)) return undefined;
+    const now = this.clock.now();
+    const hit = this.sessions.get(this.tokens.digest(cookie), now.getTime());
+    return hit?.settled ? grantOf(hit.value, dashboardId, now) : undefined;
   }
 
   /** A link changed in this process: forget remembered lookups now (other processes hear the store's announcement). */
@@ -99,11 +113,15 @@ export class ShareAccess {
     const nowMs = now.getTime();
     const remember = this.invalidations.live;
     const hit = remember ? this.sessions.get(hash, nowMs) : undefined;
-    if (hit) return hit;
+    if (hit) return hit.promise;
     const loading = this.links.findSession(hash, now);
     if (!remember) return loading;
-    this.sessions.set(hash, loading, nowMs);
-    loading.catch(() => this.sessions.delete(hash)); // the caller awaits `loading` and gets the error
+    const entry: Remembered = { promise: loading, settled: false, value: null };
+    this.sessions.set(hash, entry, nowMs);
+    loading.then(
+      (value) => Object.assign(entry, { settled: true, value }),
+      () => this.sessions.delete(hash), // the caller awaits `loading` and gets the error
+    );
     return loading;
   }
 
@@ -128,4 +146,12 @@ export class ShareAccess {
     await this.links.saveSession(this.tokens.digest(token), link.id, new Date(ends));
     return { kind: 'session', slug, token, maxAgeSeconds: Math.max(1, Math.floor((ends - now) / 1000)) };
   }
+}
+
+/** What a session grants on one dashboard now: nothing once the session or its link has ended. */
+function grantOf(entry: SessionEntry | null, dashboardId: string, now: Date): ShareGrant | null {
+  if (!entry || entry.expiresAt <= now) return null;
+  const { link } = entry;
+  if (link.dashboardId !== dashboardId || shareLinkStatus(link, now) !== 'active') return null;
+  return { linkId: link.id, dashboardId, pinnedVersionId: link.pinnedVersionId };
 }

@@ -4,6 +4,7 @@ import { PublishDashboard, type PublishCommand } from '../../application/dashboa
 import pg from 'pg';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import type { OwnerRef } from '../../domain/scope.js';
+import { ServeDashboard } from '../../application/hosting/serve-dashboard.js';
 import { ViewTally } from '../../application/hosting/view-tally.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
@@ -208,6 +209,24 @@ describe('e2e: share links on the dashboards host (PostgreSQL)', function () {
     expect(rows[0]!.password_hash).to.not.include('pass phrase 1');
     const sessions: Array<{ token_hash: string }> = await sql(`SELECT token_hash FROM share_sessions WHERE link_id = '${created.link.id}'`);
     expect(sessions.map((r) => r.token_hash)).to.not.include(Object.values(cookies).find((v) => v.length === 43));
+  });
+
+  it('the hot path answers a remembered share session from memory, and forgets it when the link is paused', async () => {
+    const created = await links.create(OPERATOR, { workspace: acme }, 'plan', {});
+    const { cookies } = await openLink(acme, created.token);
+    const serve = app.container.get(ServeDashboard);
+    const shareCookie = (slug: string) => cookies[`dashpub_share_${slug}`] ?? null;
+    expect((await get(acme, '/plan', cookies)).status).to.equal(200);
+    const hot = serve.peek(acme, '/plan', shareCookie);
+    expect(hot?.shareLinkId).to.equal(created.link.id);
+    expect(hot?.visibility).to.equal('private');
+    expect(serve.peek(acme, '/plan')).to.equal(undefined);
+    expect(serve.peek(acme, '/secret', shareCookie)).to.equal(undefined);
+    await links.pause(OPERATOR, created.link.id);
+    expect(serve.peek(acme, '/plan', shareCookie)).to.equal(undefined);
+    const refused = await get(acme, '/plan', cookies);
+    expect(refused.status).to.equal(302);
+    expect(serve.peek(acme, '/plan', shareCookie)).to.equal(undefined);
   });
 
   async function sql<T>(text: string): Promise<T[]> {
