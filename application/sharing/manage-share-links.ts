@@ -12,7 +12,7 @@ import {
   type ShareLink,
   type ShareLinkStatus,
 } from '../../domain/share-links.js';
-import type { OperatorSelector } from '../dashboards/operator-target.js';
+import type { OperatorSelector } from '../operator-target.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { PasswordHasher } from '../ports/password-hasher.js';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import type { ShareAccess, ShareOpening } from '../../../application/sharing/share-access.js';
-import { field, readForm } from '../app/forms.js';
+import { readBody } from '../../http/request-body.js';
 import { FORM_PAGE_CSP, SERVICE_PAGE_CSP } from './pages.js';
 import { sharePasswordPage, shareUnavailablePage } from './share-pages.js';
 import { serializeCookie, shareCookieName, sharePendingCookieName, readCookie, type CookieNames } from './viewer-cookies.js';
@@ -9,6 +9,8 @@ import { serializeCookie, shareCookieName, sharePendingCookieName, readCookie, t
 export const SHARE_PREFIX = '/_share';
 const PENDING_MAX_AGE_SECONDS = 900;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** One password field and a CSRF token: far below this. */
+const FORM_LIMIT_BYTES = 4096;
 
 /**
  * `/_share/<token>` and its password page on the dashboards host. Opening a link gives the browser a share
@@ -52,14 +54,14 @@ async function open(ctx: Koa.Context, surface: ShareSurface, subdomain: string, 
 }
 
 async function submitPassword(ctx: Koa.Context, surface: ShareSurface, subdomain: string, token: string): Promise<void> {
-  let fields;
+  let fields: URLSearchParams;
   try {
-    fields = await readForm(ctx);
+    fields = new URLSearchParams(await readBody(ctx.req, FORM_LIMIT_BYTES));
   } catch {
     return passwordPage(ctx, surface, 400, token, 'The form could not be read. Try again.');
   }
-  if (!sameText(field(fields, 'csrf'), csrfFor(token))) return passwordPage(ctx, surface, 403, token, 'This form has expired. Enter the password again.');
-  const opening = await surface.shares.open(subdomain, token, { password: field(fields, 'password'), address: ctx.ip });
+  if (!sameText(fields.get('csrf') ?? '', csrfFor(token))) return passwordPage(ctx, surface, 403, token, 'This form has expired. Enter the password again.');
+  const opening = await surface.shares.open(subdomain, token, { password: fields.get('password') ?? '', address: ctx.ip });
   finish(ctx, surface, opening, token);
 }
 
