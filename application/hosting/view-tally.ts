@@ -14,7 +14,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 @injectable()
 export class ViewTally {
   private pending = new Map<string, DailyViews>();
-  private pendingLinks = new Map<string, LinkViews>();
+  /** Per link: views and the last one's time (ms; a Date is made only when written). */
+  private pendingLinks = new Map<string, { views: number; lastMs: number }>();
   private flushing: Promise<void> | null = null;
   private day = '';
   private daySuffix = '';
@@ -42,8 +43,8 @@ export class ViewTally {
     const entry = this.pendingLinks.get(linkId);
     if (entry) {
       entry.views += 1;
-      entry.lastUsedAt = new Date(nowMs);
-    } else this.pendingLinks.set(linkId, { linkId, views: 1, lastUsedAt: new Date(nowMs) });
+      entry.lastMs = nowMs;
+    } else this.pendingLinks.set(linkId, { views: 1, lastMs: nowMs });
   }
 
   private startDay(nowMs: number): void {
@@ -70,10 +71,11 @@ export class ViewTally {
   }
 
   /** Each batch is written once; what a failed write held goes back to be retried with the next. */
-  private async write(batch: Map<string, DailyViews>, links: Map<string, LinkViews>): Promise<void> {
+  private async write(batch: Map<string, DailyViews>, links: Map<string, { views: number; lastMs: number }>): Promise<void> {
+    const linkViews: LinkViews[] = [...links].map(([linkId, c]) => ({ linkId, views: c.views, lastUsedAt: new Date(c.lastMs) }));
     const [days, perLink] = await Promise.allSettled([
       batch.size > 0 ? this.counter.add([...batch.values()]) : Promise.resolve(),
-      links.size > 0 ? this.shareLinks.addViews([...links.values()]) : Promise.resolve(),
+      links.size > 0 ? this.shareLinks.addViews(linkViews) : Promise.resolve(),
     ]);
     if (days.status === 'rejected') {
       for (const [key, counted] of batch) {

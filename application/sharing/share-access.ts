@@ -30,11 +30,17 @@ interface SessionEntry {
   expiresAt: Date;
 }
 
-/** A shared lookup and, once it settles, its value, so the hot path can read it without awaiting. */
+/**
+ * A shared lookup and, once it settles, what it grants and until when, so the hot path can answer from it
+ * without awaiting or allocating.
+ */
 interface Remembered {
   promise: Promise<SessionEntry | null>;
   settled: boolean;
-  value: SessionEntry | null;
+  /** Null when the session is unknown or its link is paused. */
+  grant: ShareGrant | null;
+  /** The session's end or the link's expiry, whichever is first. */
+  endsAtMs: number;
 }
 
 const RATE_BUCKET = 'share_password';
@@ -95,9 +101,11 @@ export class ShareAccess {
    */
   peekGrant(cookie: string, dashboardId: string): ShareGrant | null | undefined {
     if (!this.invalidations.live || !this.tokens.wellFormed(cookie)) return undefined;
-    const now = this.clock.now();
-    const hit = this.sessions.get(this.tokens.digest(cookie), now.getTime());
-    return hit?.settled ? grantOf(hit.value, dashboardId, now) : undefined;
+    const nowMs = this.clock.now().getTime();
+    const hit = this.sessions.get(this.tokens.digest(cookie), nowMs);
+    if (!hit?.settled) return undefined;
+    const { grant } = hit;
+    return grant !== null && grant.dashboardId === dashboardId && nowMs < hit.endsAtMs ? grant : null;
   }
 
   /** A link changed in this process: forget remembered lookups now (other processes hear the store's announcement). */
@@ -116,10 +124,16 @@ export class ShareAccess {
     if (hit) return hit.promise;
     const loading = this.links.findSession(hash, now);
     if (!remember) return loading;
-    const entry: Remembered = { promise: loading, settled: false, value: null };
+    const entry: Remembered = { promise: loading, settled: false, grant: null, endsAtMs: 0 };
     this.sessions.set(hash, entry, nowMs);
     loading.then(
-      (value) => Object.assign(entry, { settled: true, value }),
+      (value) => {
+        if (value && !value.link.paused) {
+          entry.grant = { linkId: value.link.id, dashboardId: value.link.dashboardId, pinnedVersionId: value.link.pinnedVersionId };
+          entry.endsAtMs = Math.min(value.expiresAt.getTime(), value.link.expiresAt?.getTime() ?? Infinity);
+        }
+        entry.settled = true;
+      },
       () => this.sessions.delete(hash), // the caller awaits `loading` and gets the error
     );
     return loading;
