@@ -19,7 +19,7 @@ const ownerOf = (options: Record<string, unknown>) => ({
 /** An ISO 8601 date (midnight UTC) or date-time with a zone, so no one's local time is guessed. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
 
-export function parseExpiry(options: Record<string, unknown>): Pick<NewLinkRequest, 'expiresInMs' | 'expiresAt'> {
+function parseExpiry(options: Record<string, unknown>): Pick<NewLinkRequest, 'expiresInMs' | 'expiresAt'> {
   if (options.expiresIn !== undefined && options.expiresAt !== undefined) throw invalid('give at most one of --expires-in or --expires-at');
   if (options.expiresIn !== undefined) {
     const ms = parseDuration(String(options.expiresIn));

@@ -1,15 +1,16 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { PasswordHasher } from '../../application/ports/password-hasher.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { runDashpub as dashpub, type CliRun } from '../support/cli.js';
+import { CLI, runDashpub as dashpub, type CliRun } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aPrincipal, aUser, aWorkspace, workspaceLock } from '../support/mothers.js';
 import { registry } from '../support/refresh-fixtures.js';
-import { testSettings } from '../support/settings.js';
+import { TEST_SECRET_KEY, testSettings } from '../support/settings.js';
 
 const PASSWORD = 'correct horse battery staple';
 const SHARE_URL = /^http:\/\/ada\.dash\.localhost:8787\/_share\/([A-Za-z0-9_-]{43})$/;
@@ -173,6 +174,18 @@ describe('e2e: dashpub share (PostgreSQL)', function () {
       'error: --password-stdin read an empty password; pipe the password in, or leave the option out for a link without one',
     );
     expect((await db.query('SELECT count(*)::int AS n FROM share_links')).rows[0].n).to.equal(before);
+  });
+
+  it('refuses to read the password from a terminal, where it would show as typed', async () => {
+    // util-linux `script` gives the CLI a pseudo-terminal as its standard input.
+    const command = [process.execPath, CLI, 'share', 'create', '--owner', 'ada', '--slug', 'sales', '--password-stdin'].map((a) => `'${a}'`).join(' ');
+    const childEnv = { ...process.env, ...env, LOG_LEVEL: 'warn', SECRET_KEY: TEST_SECRET_KEY };
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, output).to.equal(1);
+    expect(output).to.contain('error: --password-stdin reads the password from a pipe or a file, not from a terminal, where it would show as you type');
   });
 
   it('acts on any link by id (the CLI is the operator), while --owner scopes what lists show', async () => {
