@@ -5,10 +5,10 @@ import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { runDashpub as dashpub } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { aPrincipal, aUser } from '../support/mothers.js';
+import { aPrincipal, aUser, aWorkspace } from '../support/mothers.js';
 import { json, registry } from '../support/refresh-fixtures.js';
 import { startFullServer } from '../support/server.js';
-import { mintAccessToken } from '../support/tokens.js';
+import { mintAccessToken, type MintLock } from '../support/tokens.js';
 
 type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 type Query = (...args: unknown[]) => unknown;
@@ -26,8 +26,8 @@ describe('e2e: get_dashboard mentions share links (PostgreSQL, MCP SDK client)',
   let bob: Client;
   let adaId: string;
 
-  const connect = async (userId: string) => {
-    const token = (await mintAccessToken(server.server.app.container, { userId, lock: { kind: 'personal' } })).access_token;
+  const connect = async (userId: string, lock: MintLock = { kind: 'personal' }) => {
+    const token = (await mintAccessToken(server.server.app.container, { userId, lock })).access_token;
     const client = new Client({ name: 'share-links-mcp', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.settings.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     clients.push(client);
@@ -83,6 +83,18 @@ describe('e2e: get_dashboard mentions share links (PostgreSQL, MCP SDK client)',
     await share(['revoke', links[0]!.id]);
     const one = await call(ada, 'get_dashboard', { slug: 'sales' });
     expect(one.split('\n')[1]).to.equal(`1 share link is active (anyone holding one can view this dashboard); share links are managed in the web app at ${manageUrl()}`);
+  });
+
+  it('tells a workspace member the count too (the dashboard is visible outside), pointing at the workspace\'s page', async () => {
+    const accounts = server.server.app.container.get<AccountStore>(AccountStore);
+    const acme = await aWorkspace(accounts, { slug: 'acme' });
+    const carolId = (await aUser(accounts, { handle: 'carol' })).id;
+    await accounts.addMember(acme.id, carolId, 'member');
+    const carol = await connect(carolId, { kind: 'workspace', workspaceId: acme.id });
+    await call(carol, 'publish_dashboard', { path: 'roadmap', body: '<p>team</p>' });
+    await share(['create', '--workspace', 'acme', '--slug', 'roadmap']);
+    const text = await call(carol, 'get_dashboard', { slug: 'roadmap' });
+    expect(jsonOf(text).share_links).to.deep.equal({ active: 1, manage_url: `${server.settings.appUrl}/dashboards/acme/roadmap` });
   });
 
   it('offers no tool that makes, lists or changes share links (passwords never pass through an AI client)', async () => {
