@@ -11,7 +11,7 @@ import { print, readStdin, table, type GlobalOptions } from './output.js';
 /** The CLI acts as the operator, who may manage every link; links are named by id, whoever owns them. */
 const OPERATOR: SharingActor = { kind: 'operator' };
 
-const ownerOf = (options: Record<string, unknown>) => ({
+const selectorOf = (options: Record<string, unknown>) => ({
   owner: options.owner as string | undefined,
   workspace: options.workspace as string | undefined,
 });
@@ -84,7 +84,7 @@ function registerCreate(share: Command): void {
         const expiry = parseExpiry(options);
         const password = options.passwordStdin ? await readPassword() : null;
         const request: NewLinkRequest = { label: options.label as string | undefined, password, pinnedVersionId: options.pin as string | undefined, ...expiry };
-        const created = await app.container.get(ManageShareLinks).create(OPERATOR, ownerOf(options), String(options.slug), request);
+        const created = await app.container.get(ManageShareLinks).create(OPERATOR, selectorOf(options), String(options.slug), request);
         const url = shareLinkUrl(app.container.get<Settings>(Settings), created.subdomain, created.token);
         const json = { ...shareLinkJson(created), url };
         print(options, json, () => [
@@ -105,7 +105,7 @@ function registerList(share: Command): void {
     .option('--slug <slug>', 'only the links to this dashboard')
     .action(
       action(async (app, options) => {
-        const listed = await app.container.get(ManageShareLinks).list(OPERATOR, ownerOf(options), options.slug as string | undefined);
+        const listed = await app.container.get(ManageShareLinks).list(OPERATOR, selectorOf(options), options.slug as string | undefined);
         print(options, listed.map(shareLinkJson), () =>
           table(listed.map(row), ['id', 'slug', 'label', 'status', 'password', 'expires', 'pinned', 'views', 'last_used']),
         );
