@@ -7,6 +7,7 @@ import { registerConnectionCommands } from './connection-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerGrantCommands } from './grant-commands.js';
 import { registerClientKitCommands } from './client-kit-commands.js';
+import { registerShareCommands } from './share-commands.js';
 
 const program = new Command('dashpub')
   .description('dashpub: publish dashboards from AI clients over MCP')
@@ -23,5 +24,6 @@ registerDashboardCommands(program);
 registerConnectionCommands(program);
 registerGrantCommands(program);
 registerClientKitCommands(program);
+registerShareCommands(program);
 
 await program.parseAsync(process.argv);
