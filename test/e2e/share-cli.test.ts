@@ -169,7 +169,7 @@ describe('e2e: dashpub share (PostgreSQL)', function () {
     // Another owner's version cannot be pinned onto this dashboard.
     expect(await refused(create('--pin', versions.bobs))).to.equal(`error: No version "${versions.bobs}" of this dashboard`);
     expect(await refused(create('--label', 'a\u0007b'))).to.equal('error: label must not contain control characters');
-    expect(await refused(create('--password-stdin'), 'short\n')).to.equal('error: password must be at least 8 characters');
+    expect(await refused(create('--password-stdin'), 'short\n')).to.equal('error: password must be at least 10 characters');
     expect(await refused(create('--password-stdin'), '\n')).to.equal(
       'error: --password-stdin read an empty password; pipe the password in, or leave the option out for a link without one',
     );
