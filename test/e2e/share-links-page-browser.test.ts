@@ -48,7 +48,7 @@ describe('e2e: share links on the dashboard page in a real browser', function ()
     }
     for (const [suffix, width] of [['desktop', 1280], ['phone', 390]] as const) {
       await scripted.setViewportSize({ width, height: 900 });
-      await scripted.locator('#share').screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`) });
+      await scripted.locator('section.share').screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`) });
     }
     await scripted.setViewportSize({ width: 1280, height: 900 });
   }

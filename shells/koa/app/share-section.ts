@@ -37,11 +37,11 @@ export const shareLinkName = (link: { label: string | null; createdAt: Date }) =
 export function shareSection(input: ShareSectionInput): Html {
   const heading = html`<h2 id="share">Share</h2>`;
   if (input.links === null) {
-    return html`${heading}<p class="muted">Share links of this workspace's dashboards are managed by the workspace's admins.</p>`;
+    return html`<section class="share" aria-labelledby="share">${heading}<p class="muted">Share links of this workspace's dashboards are managed by the workspace's admins.</p></section>`;
   }
-  return html`${heading}${createdNotice(input.created)}
+  return html`<section class="share" aria-labelledby="share">${heading}${createdNotice(input.created)}
 <p class="note">Anyone who has an active share link can view this dashboard without an account, even when it is private. A link can ask for a password, expire, and show one pinned version. Its address is shown once, when you create it.</p>
-${linksTable(input)}<h3>New share link</h3>${createForm(input)}`;
+${linksTable(input)}<h3>New share link</h3>${createForm(input)}</section>`;
 }
 
 function createdNotice(created: ShareSectionInput['created']): Html | null {
