@@ -64,7 +64,7 @@ function linksTable({ links, path, csrf, detail }: ShareSectionInput): Html {
     html`<form method="post" action="${path}/share/${id}/${verb}" class="inline">${csrfField(csrf)}<button type="submit"${verb === 'revoke' ? html` class="danger"` : null} aria-label="${label} share link ${name}">${label}</button></form>`;
   const row = ({ link, status }: ListedShareLink) => {
     const name = shareLinkName(link);
-    const toggle = status === 'active' ? action(link.id, 'pause', 'Pause', name) : link.paused ? action(link.id, 'resume', 'Resume', name) : null;
+    const toggle = status === 'active' ? action(link.id, 'pause', 'Pause', name) : status === 'paused' ? action(link.id, 'resume', 'Resume', name) : null;
     return html`<tr><td class="name" data-label="Label">${link.label ? clipped(link.label) : html`<span class="muted">no label</span>`}<div class="note">made ${when(link.createdAt)}</div></td>
 <td data-label="Status"><span class="badge ${STATUS_BADGE[status]}">${status}</span></td>
 <td data-label="Password">${link.passwordHash === null ? 'no' : 'yes'}</td>
