@@ -126,7 +126,7 @@ describe('e2e: share links on the dashboard page in a real browser', function ()
     await page.getByLabel('Password (optional)').fill('short');
     const [answer] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Create share link' }).click()]);
     expect(answer!.status()).to.equal(400);
-    expect(await page.locator('#share-password-error').textContent()).to.equal('password must be at least 8 characters');
+    expect(await page.locator('#share-password-error').textContent()).to.equal('password must be at least 10 characters');
     expect(await page.getByLabel('Password (optional)').getAttribute('aria-invalid')).to.equal('true');
     expect(await page.getByLabel('Password (optional)').inputValue()).to.equal('');
     expect(await page.getByLabel('Label (optional)').inputValue()).to.equal('Too short');

@@ -142,7 +142,7 @@ describe('e2e security: share links in the web app across tenants', function () 
     expect(created.text).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;').and.not.contain('<script>alert(1)');
     const refused = await ada.post('/dashboards/ada/report/share', { csrf: token, label: 'x', password: 'pw-Zq9' });
     expect(refused.status).to.equal(400);
-    expect(refused.text).to.contain('password must be at least 8 characters').and.not.contain('pw-Zq9');
+    expect(refused.text).to.contain('password must be at least 10 characters').and.not.contain('pw-Zq9');
     const crafted = await ada.post('/dashboards/ada/report/share', { csrf: token, expires: '-1d' });
     expect(crafted.status).to.equal(400);
     expect(crafted.text).to.contain('expiry must be one of the listed choices');
