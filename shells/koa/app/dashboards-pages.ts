@@ -24,16 +24,16 @@ export interface Problem {
   message: string;
 }
 
-const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 const enc = encodeURIComponent;
 export const dashboardPath = (owner: string, slug: string) => `${DASHBOARDS_PATH}/${enc(owner)}/${enc(slug)}`;
 export const ownerListPath = (owner: string) => `${DASHBOARDS_PATH}?owner=${enc(owner)}`;
 
 /** A user-chosen value cut to one line with an ellipsis; the whole text stays in its title. */
-const clipped = (text: string, extraClass = '') => html`<span class="clip${extraClass}" title="${text}">${text}</span>`;
+export const clipped = (text: string, extraClass = '') => html`<span class="clip${extraClass}" title="${text}">${text}</span>`;
 const tagBadges = (tags: string[]) => tags.map((t) => html`${clipped(t, ' badge tag')} `);
 
-const when = (date: Date | string) => new Date(date).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+export const when = (date: Date | string) => new Date(date).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 function topNav(current: 'dashboards' | 'account'): Html {
   const mark = (page: string) => (page === current ? html` aria-current="page"` : null);
@@ -41,7 +41,7 @@ function topNav(current: 'dashboards' | 'account'): Html {
 }
 
 /** An inline refusal under a field; the field points at it with aria-describedby. */
-function fieldError(problem: Problem | undefined, form: string, field: string): { attrs: Html | null; note: Html | null } {
+export function fieldError(problem: Problem | undefined, form: string, field: string): { attrs: Html | null; note: Html | null } {
   if (!problem || problem.form !== form || (problem.field ?? '') !== field) return { attrs: null, note: null };
   const id = `${form}-${field || 'form'}-error`.replace(/[^a-z0-9_-]/gi, '-');
   return { attrs: html` aria-invalid="true" aria-describedby="${id}"`, note: html`<p class="field-error" id="${id}" role="alert">${problem.message}</p>` };
@@ -55,7 +55,7 @@ function ownerSwitcher(owners: OwnerChoice[], current: string): Html {
   )}</ul></nav>`;
 }
 
-const option = (value: string, label: string, selected: string | undefined) =>
+export const option = (value: string, label: string, selected: string | undefined) =>
   html`<option value="${value}"${value === (selected ?? '') ? html` selected` : null}>${label}</option>`;
 
 function runBadge(run: { outcome: string; startedAt: Date } | null): Html {
@@ -138,6 +138,8 @@ export interface DetailInput {
   problem?: Problem;
   /** What the person typed, shown again beside a refusal. */
   values?: Record<string, string>;
+  /** The Share section (share-section.ts), drawn by the route with the links it may show. */
+  share?: Html;
 }
 
 export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInput = {}): string {
@@ -189,6 +191,7 @@ ${meta}
 <h2>Views</h2>${viewsChart(detail.dailyViews)}
 ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
+${input.share ?? null}
 <h2>Files</h2>${filesTable(d.files)}
 <h2>Name, tags and visibility</h2>${settings}
 <h2>Rename</h2>${rename}

@@ -13,6 +13,7 @@ import { contentSecurityPolicy } from './html.js';
 import { messagePage } from './pages.js';
 import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
+import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
 import {
   DASHBOARDS_PATH,
   dashboardPath,
@@ -22,7 +23,6 @@ import {
   listPage,
   ownerListPath,
   versionPage,
-  type DetailInput,
   type Problem,
 } from './dashboards-pages.js';
 
@@ -34,6 +34,7 @@ const NOTICES: Record<string, string> = {
   schedule: 'Schedule saved.',
   queued: 'Refresh queued. Its outcome appears under "Last runs" when it finishes.',
   folded: 'A refresh of this dashboard was already waiting; this request was folded into it.',
+  ...SHARE_NOTICES,
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -58,6 +59,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   versionRoutes(router, pages);
   actionRoutes(router, pages);
   deleteRoutes(router, pages);
+  shareLinksRoutes(router, container, settings, pages);
   return router;
 }
 
@@ -96,14 +98,15 @@ function dashboardsPages(container: Container, settings: Settings) {
   const unreachableAddress: RefusalPage = (ctx, error, status) => unreachable(ctx, error, status === 400 ? 404 : status);
 
   /** The dashboard's page; a refusal while reading it is `unreachable`. */
-  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: DetailInput) => {
+  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: ShareDetailInput) => {
     onRefusal(ctx, unreachable, 'owned');
     const detail = await owners.detail(userId, owner, slug);
     if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
     const problem = input.problem;
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), detailView(settings, detail), input), dashboardFrames);
+    const view = detailView(settings, detail);
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, share: await shareSectionOf(container, userId, view, chrome(ctx).csrf, input) }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
