@@ -33,6 +33,8 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     if (subdomain === undefined) return false;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
+    // A page pinned to a theme is a variant made per request, on the Koa path.
+    if (query >= 0 && url.includes('theme=', query)) return false;
     const cookie = req.headers.cookie;
     // A share cookie may let in a private dashboard or pin another version of this very page.
     const shareCookie = cookie?.includes('dashpub_share_') ? (slug: string) => readCookie(cookie, shareCookieName(cookies, slug)) : undefined;
