@@ -7,9 +7,9 @@ export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-in
 /** Both themes' colours: the page switches between them with CSS variables, the images draw with one set. */
 export const THEME_COLOURS: Readonly<Record<ImageTheme, Readonly<Record<string, string>>>> = {
   light: {
-    bg: '#f5f7fb', text: '#1e293b', heading: '#0f172a', muted: '#475569', meta: '#64748b', panel: '#ffffff',
+    bg: '#f5f7fb', text: '#1e293b', heading: '#0f172a', muted: '#475569', meta: '#5b6a80', panel: '#ffffff',
     border: '#e2e8f0', dashed: '#cbd5e1', 'table-border': '#eef2f7', 'th-bg': '#f8fafc', th: '#334155', stripe: '#fbfcfe',
-    null: '#64748b', prose: '#334155', link: '#3451d1', 'code-bg': '#f1f5f9', footer: '#64748b', 'chart-ink': '#475569', 'chart-rule': '#e2e8f0',
+    null: '#5b6a80', prose: '#334155', link: '#3451d1', 'code-bg': '#f1f5f9', footer: '#5b6a80', 'chart-ink': '#475569', 'chart-rule': '#e2e8f0',
   },
   dark: {
     bg: '#0b1120', text: '#e2e8f0', heading: '#f8fafc', muted: '#cbd5e1', meta: '#a3b1c6', panel: '#161e2e',
