@@ -47,9 +47,13 @@ export interface ImageRequest {
 export function dashboardImageSvg(spec: DashboardSpec, data: Record<string, Row[]>, request: ImageRequest): ImageSvg | null {
   const colours = THEME_COLOURS[request.theme];
   const datasets = collectDatasets(spec, data);
+  // Column lists are per data set, not per panel: with many rows, scanning once matters.
+  const columns = new Map<string, string[]>();
   const dataFor = (panel: Panel): Dataset | undefined => {
     const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
-    return rows && { rows, columns: columnsOf(rows) };
+    if (rows === undefined) return undefined;
+    if (!columns.has(panel.query!)) columns.set(panel.query!, columnsOf(rows));
+    return { rows, columns: columns.get(panel.query!)! };
   };
   if (request.panelId !== undefined) {
     const panel = spec.panels.find((p) => p.id === request.panelId);
