@@ -284,3 +284,20 @@ function textBody(markdown: string, width: number, colours: Colours): Drawn {
     draw: (x, y) => lines.map((line, i) => text(x, y + 15 + i * 21, line, 14, colours.prose!)).join(''),
   };
 }
+
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+
+/** The image of a dashboard published as a body (no spec to draw): its name, where it lives and when it was published. */
+export function cardSvg(card: { name: string; owner: string; publishedAt: Date; theme: ImageTheme }): ImageSvg {
+  const colours = THEME_COLOURS[card.theme];
+  const width = CARD_WIDTH - 2 * 80;
+  const lines = wrap(card.name, width, 56, 3);
+  const top = 250 - (lines.length - 1) * 34;
+  const body =
+    `<rect x="40" y="40" width="${CARD_WIDTH - 80}" height="${CARD_HEIGHT - 80}" rx="24" fill="${colours.panel}" stroke="${colours.border}"/>` +
+    text(80, 140, fit(card.owner, width, 28), 28, colours.meta!, ' font-weight="600"') +
+    lines.map((line, i) => text(80, top + 40 + i * 68, line, 56, colours.heading!, ' font-weight="700"')).join('') +
+    text(80, CARD_HEIGHT - 100, `Published ${formatTimestamp(card.publishedAt)}`, 26, colours.muted!);
+  return document(CARD_WIDTH, CARD_HEIGHT, colours, body);
+}

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { injectable } from 'inversify';
 import type { DashboardSpec, Row } from '../../domain/dashboard-spec.js';
-import type { ImageContext, ImageRenderer } from '../../application/ports/image-renderer.js';
+import type { CardContext, ImageContext, ImageRenderer } from '../../application/ports/image-renderer.js';
 
 const require = createRequire(import.meta.url);
 /** The font ships in an npm package, so text is drawn the same on every machine, with no system fonts read. */
@@ -23,10 +23,19 @@ export class PngImageRenderer implements ImageRenderer {
     this.loading ??= Promise.all([import('./dashboard-image.js'), import('@resvg/resvg-js')]);
     const [{ dashboardImageSvg, IMAGE_FONT }, resvg] = await this.loading;
     const image = dashboardImageSvg(spec, data, context);
-    if (!image) return null;
+    return image && this.rasterise(image, IMAGE_FONT, resvg);
+  }
+
+  async renderCard(card: CardContext): Promise<Uint8Array> {
+    this.loading ??= Promise.all([import('./dashboard-image.js'), import('@resvg/resvg-js')]);
+    const [{ cardSvg, IMAGE_FONT }, resvg] = await this.loading;
+    return this.rasterise(cardSvg(card), IMAGE_FONT, resvg);
+  }
+
+  private async rasterise(image: { svg: string; width: number }, font: string, resvg: Modules[1]): Promise<Uint8Array> {
     const rendered = await resvg.renderAsync(image.svg, {
       fitTo: { mode: 'width', value: image.width },
-      font: { loadSystemFonts: false, fontFiles: IMAGE_FONT_FILES, defaultFontFamily: IMAGE_FONT, sansSerifFamily: IMAGE_FONT },
+      font: { loadSystemFonts: false, fontFiles: IMAGE_FONT_FILES, defaultFontFamily: font, sansSerifFamily: font },
       logLevel: 'off',
     });
     return rendered.asPng();

@@ -31,7 +31,8 @@ const NOT_FOUND: ImageOutcome = { kind: 'not_found' };
 
 /**
  * `/_image/<slug>.png` and `/_image/<slug>/<panel-id>.png`: a spec dashboard's PNG, under exactly the
- * page's access rules, drawn from the spec and data.json being served. Images are drawn on the first
+ * page's access rules, drawn from the spec and data.json being served (a card for a page published as a
+ * body). Images are drawn on the first
  * request for their inputs and kept by ETag (docs/decisions/0200-images-drawn-on-first-request.md), so
  * publishing and refreshing pay nothing for them.
  */
@@ -53,18 +54,25 @@ export class ServeDashboardImage {
     const access = await this.serve.access(site, { ...request, refererPath: () => null }, request.slug);
     if (access.kind !== 'granted') return access;
     const { dashboard, manifest } = access;
+    const version = await this.store.getVersionSummary(dashboard.id, access.versionId);
+    if (!version) return NOT_FOUND;
     const data = Object.hasOwn(manifest, RENDERED_DATA) ? manifest[RENDERED_DATA]! : undefined;
-    // Only spec dashboards have images: a page published as files has no data.json drawn from a spec.
-    if (data === undefined) return NOT_FOUND;
+    const drawsSpec = version.kind === 'spec' && data !== undefined;
+    // A page published as a body has one image, its card: no panels.
+    if (!drawsSpec && request.panelId !== undefined) return NOT_FOUND;
     const visibility: Visibility = access.shareLinkId === undefined ? dashboard.visibility : 'private';
-    const key = [IMAGE_FORMAT, access.versionId, data.sha256, dashboard.name, request.theme, request.panelId ?? ''].join('\n');
-    const etag = `"img-${createHash('sha256').update(key).digest('hex').slice(0, 40)}"`;
+    const inputs = drawsSpec
+      ? [access.versionId, data.sha256, dashboard.name, request.theme, request.panelId ?? '']
+      : ['card', access.versionId, dashboard.name, site.subdomain, version.createdAt.toISOString(), request.theme];
+    const etag = `"img-${createHash('sha256').update([IMAGE_FORMAT, ...inputs].join('\n')).digest('hex').slice(0, 40)}"`;
     if (request.holds?.(etag)) return { kind: 'not_modified', etag, visibility };
     let body = this.images.get(etag, 0);
     if (body === undefined) {
       let pending = this.drawing.get(etag);
       if (pending === undefined) {
-        pending = this.draw(dashboard.id, dashboard.name, access.versionId, data, request).finally(() => this.drawing.delete(etag));
+        const card = { name: dashboard.name, owner: site.subdomain, publishedAt: version.createdAt, theme: request.theme };
+        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, access.versionId, data, request) : this.renderer.renderCard(card).then(toBuffer);
+        pending = drawing.finally(() => this.drawing.delete(etag));
         this.drawing.set(etag, pending);
       }
       const drawn = await pending;
@@ -85,6 +93,8 @@ export class ServeDashboardImage {
       theme: request.theme,
       ...(request.panelId === undefined ? {} : { panelId: request.panelId }),
     });
-    return png && Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+    return png && toBuffer(png);
   }
 }
+
+const toBuffer = (png: Uint8Array) => Buffer.from(png.buffer, png.byteOffset, png.byteLength);

@@ -11,6 +11,15 @@ export interface ImageContext {
   panelId?: string;
 }
 
+/** What the card of a dashboard published as a body shows. */
+export interface CardContext {
+  name: string;
+  /** The handle or workspace slug the dashboard lives under. */
+  owner: string;
+  publishedAt: Date;
+  theme: ImageTheme;
+}
+
 export const ImageRenderer = Symbol.for('ImageRenderer');
 /**
  * Draws a spec dashboard, or one of its panels, as a PNG from the same data its page shows. Null when
@@ -18,4 +27,6 @@ export const ImageRenderer = Symbol.for('ImageRenderer');
  */
 export interface ImageRenderer {
   renderPng(spec: DashboardSpec, data: Record<string, Row[]>, context: ImageContext): Promise<Uint8Array | null>;
+  /** A 1200 × 630 card for a dashboard published as a body: its name, owner and last publish time. */
+  renderCard(card: CardContext): Promise<Uint8Array>;
 }

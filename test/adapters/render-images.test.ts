@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseDashboardSpec } from '../../domain/dashboard-spec.js';
 import { EchartsPageRenderer } from '../../adapters/render/echarts-page-renderer.js';
-import { dashboardImageSvg, plainText } from '../../adapters/render/dashboard-image.js';
+import { cardSvg, dashboardImageSvg, plainText } from '../../adapters/render/dashboard-image.js';
 import { PAGE_CSS, THEME_COLOURS } from '../../adapters/render/page-style.js';
 import { PngImageRenderer } from '../../adapters/render/png-image-renderer.js';
 import { isSpecPage, themedPage, withoutPreviewTags } from '../../application/hosting/page-variants.js';
@@ -68,6 +68,9 @@ describe('adapters: themes, link previews and images of spec dashboards', () => 
     expect(image.svg).to.contain(`fill="${THEME_COLOURS.dark.bg}"`);
     expect(dashboardImageSvg(spec, {}, { ...context, theme: 'light', panelId: 'q' })!.width).to.equal(800);
     expect(dashboardImageSvg(spec, {}, { ...context, theme: 'light', panelId: 'nope' })).to.equal(null);
+    const card = cardSvg({ name: 'Q1 <plan> & "more"', owner: 'ada', publishedAt: context.renderedAt, theme: 'light' });
+    expect([card.width, card.height]).to.deep.equal([1200, 630]);
+    expect(card.svg).to.contain('Q1 &lt;plan&gt; &amp; &quot;more&quot;').and.contain('Published 2025-06-01 12:30 UTC');
     expect(plainText('## Head\n\n- **bold** [link](https://x) `code`')).to.equal('Head\n\n• bold link code');
   });
 

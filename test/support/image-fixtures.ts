@@ -6,6 +6,7 @@ import type { Settings } from '../../application/ports/settings.js';
 import { RefreshDashboard } from '../../application/refresh/refresh-dashboard.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { ManualClock } from './hosting-fixtures.js';
 import { hostRequest, type RawResponse } from './hosting-http.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from './hosting-server.js';
 import { makeUser, registry, seedSales } from './refresh-fixtures.js';
@@ -35,6 +36,8 @@ export interface ImageWorld {
   /** GET on `<sub>.<dashboard domain>`. */
   get(sub: string, path: string, headers?: Record<string, string>): Promise<RawResponse>;
   refresh(slug: string): Promise<void>;
+  /** Ada publishes `body` as a new version of `slug`. */
+  publishBody(slug: string, body: string): Promise<void>;
   /** The viewer cookie a signed-in user holds on `sub` (issued as the web app's ticket would be). */
   viewerCookie(userId: string, sub: string): Promise<string>;
   close(): Promise<void>;
@@ -49,7 +52,9 @@ export async function imageWorld(): Promise<ImageWorld> {
   const database: TestDatabase = await createTestDatabase();
   const warehouse = await createTestWarehouse();
   await seedSales(warehouse.adminUrl);
-  const app = await buildContainer({ ...settings, databaseUrl: database.url }, { refreshWorkers: false });
+  // Moved past the host's metadata TTL after each change, so the next request sees it (no sleeping).
+  const clock = new ManualClock(Date.now());
+  const app = await buildContainer({ ...settings, databaseUrl: database.url }, { refreshWorkers: false, clock });
   const server = await startHostingServer(app, settings, new StubWebSessions());
   const tools = registry(app.container);
   const { user: ada, principal } = await makeUser(app.container, 'pro');
@@ -65,6 +70,7 @@ export async function imageWorld(): Promise<ImageWorld> {
     const dashboard = await store.findDashboard({ kind: 'user', id: ada.id }, slug);
     const run = await app.container.get(RefreshDashboard).run(dashboard!.id, 'manual');
     if (run?.outcome !== 'success') throw new Error(`refresh of ${slug} failed: ${run?.error}`);
+    clock.advance(60_000);
   };
   await refresh('sales');
   await refresh('books');
@@ -77,6 +83,11 @@ export async function imageWorld(): Promise<ImageWorld> {
     bob,
     get: (sub, path, headers = {}) => hostRequest(server.port, `${sub}.${settings.dashboardDomain}`, path, { headers }),
     refresh,
+    async publishBody(slug, body) {
+      const published = await tools.call(principal, 'publish_dashboard', { path: slug, body });
+      if (published.isError) throw new Error(published.content[0]!.text);
+      clock.advance(60_000);
+    },
     async viewerCookie(userId, sub) {
       const viewers = app.container.get(ViewerAccess);
       const state = viewers.newState();
