@@ -21,6 +21,8 @@ export interface ImageRequest extends Omit<HostingRequest, 'refererPath'> {
 export type ImageOutcome =
   | { kind: 'image'; body: Buffer; etag: string; visibility: Visibility }
   | { kind: 'not_modified'; etag: string; visibility: Visibility }
+  /** Asked by an old slug (an alias): the same image lives under `slug` for good. */
+  | { kind: 'moved'; slug: string; visibility: Visibility }
   | { kind: 'sign_in'; returnPath: string }
   | { kind: 'not_found' };
 
@@ -54,6 +56,7 @@ export class ServeDashboardImage {
     const access = await this.serve.access(site, { ...request, refererPath: () => null }, request.slug);
     if (access.kind !== 'granted') return access;
     const { dashboard, manifest } = access;
+    if (access.alias) return { kind: 'moved', slug: dashboard.slug, visibility: dashboard.visibility };
     const version = await this.store.getVersionSummary(dashboard.id, access.versionId);
     if (!version) return NOT_FOUND;
     const data = Object.hasOwn(manifest, RENDERED_DATA) ? manifest[RENDERED_DATA]! : undefined;

@@ -119,4 +119,13 @@ describe('e2e: dashboard images and link previews (PostgreSQL)', function () {
     const plain = await world.get(ada.handle, '/plain');
     expect((await world.get(ada.handle, '/plain?theme=dark')).text).to.equal(plain.text);
   });
+
+  it('leads an old slug\'s images to the new one for good, panel and theme kept', async () => {
+    const { ada } = world;
+    await world.call('rename_dashboard', { slug: 'sales', new_slug: 'revenue' });
+    const moved = await world.get(ada.handle, '/_image/sales/trend.png?theme=dark');
+    expect([moved.status, moved.headers.location]).to.deep.equal([301, '/_image/revenue/trend.png?theme=dark']);
+    const image = await world.get(ada.handle, moved.headers.location!);
+    expect([image.status, pngStats(image.body).width]).to.deep.equal([200, 800]);
+  });
 });

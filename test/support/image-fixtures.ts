@@ -36,6 +36,8 @@ export interface ImageWorld {
   /** GET on `<sub>.<dashboard domain>`. */
   get(sub: string, path: string, headers?: Record<string, string>): Promise<RawResponse>;
   refresh(slug: string): Promise<void>;
+  /** Ada's MCP tools call, failing on an error answer. */
+  call(tool: string, args: Record<string, unknown>): Promise<void>;
   /** Ada publishes `body` as a new version of `slug`. */
   publishBody(slug: string, body: string): Promise<void>;
   /** The viewer cookie a signed-in user holds on `sub` (issued as the web app's ticket would be). */
@@ -83,6 +85,11 @@ export async function imageWorld(): Promise<ImageWorld> {
     bob,
     get: (sub, path, headers = {}) => hostRequest(server.port, `${sub}.${settings.dashboardDomain}`, path, { headers }),
     refresh,
+    async call(tool, args) {
+      const answered = await tools.call(principal, tool, args);
+      if (answered.isError) throw new Error(answered.content[0]!.text);
+      clock.advance(60_000);
+    },
     async publishBody(slug, body) {
       const published = await tools.call(principal, 'publish_dashboard', { path: slug, body });
       if (published.isError) throw new Error(published.content[0]!.text);

@@ -164,6 +164,14 @@ async function respondImage(ctx: Koa.Context, surface: Surface, images: ServeDas
     : { kind: 'not_found' };
   if (outcome.kind === 'sign_in') return respondSignIn(ctx, surface, outcome.returnPath, subdomain);
   if (outcome.kind === 'not_found') return servicePage(ctx, 404, notFoundPage(surface.settings.serviceDisplayName), 'no-cache');
+  if (outcome.kind === 'moved') {
+    ctx.status = REDIRECT_STATUS.moved;
+    const panel = match![2] === undefined ? '' : `/${match![2]}`;
+    ctx.set('Location', `${IMAGE_PREFIX}${outcome.slug}${panel}.png${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
+    if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
+    return;
+  }
   ctx.set('ETag', outcome.etag);
   ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
   if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
