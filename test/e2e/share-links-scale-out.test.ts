@@ -3,6 +3,7 @@ import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import { ManageShareLinks } from '../../application/sharing/manage-share-links.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
+import { runDashpub } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cookiePairs } from '../support/hosting-http.js';
 import { request } from '../support/http.js';
@@ -80,8 +81,10 @@ describe('e2e: share links across two dashpub serve processes', function () {
     const cookies = await openWithPassword(first, created.token);
     // Both processes remember the session now.
     for (const server of servers) expect((await get(server, '/plan', cookies)).text).to.include('acme plan');
+    // Revoked by a third process, the operator's CLI.
+    const revoked = await runDashpub({ DATABASE_URL: database.url }, ['share', 'revoke', created.link.id]);
+    expect(revoked.code, revoked.stderr).to.equal(0);
     const since = Date.now();
-    await seeder.container.get(ManageShareLinks).revoke({ kind: 'operator' }, created.link.id);
     expect(await refusedWithin(first, cookies, since)).to.be.below(PROPAGATION_MS);
     expect(await refusedWithin(second, cookies, since)).to.be.below(PROPAGATION_MS);
     expect((await get(second, `/_share/${created.token}`, {})).status).to.equal(404);
