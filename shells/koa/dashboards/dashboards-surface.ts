@@ -5,6 +5,9 @@ import { ServeDashboard, type HostingOutcome, type Moved } from '../../../applic
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { ShareAccess } from '../../../application/sharing/share-access.js';
+import { EmbedAccess } from '../../../application/hosting/embed-access.js';
+import { EMBED_PATH_PREFIX } from '../../../domain/embeds.js';
+import { publicFramePolicy, serveEmbed } from './embed-route.js';
 import { listingRows, movedLocation } from '../../presenters/hosting/hosting-presenters.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
 import { SHARE_PREFIX, shareRoute } from './share-routes.js';
@@ -16,6 +19,7 @@ export interface DashboardsSurfaceDeps {
   viewers: ViewerAccess;
   views: ViewTally;
   shares: ShareAccess;
+  embeds: EmbedAccess;
   /** Where unexpected failures go; the visitor only ever sees a plain 503 page. */
   onError?: (error: unknown) => void;
 }
@@ -175,10 +179,12 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
   const { settings, serve, viewers, views, shares } = deps;
   const surface: Surface = { settings, viewers, views, cookies: cookieNames(settings.dashboardScheme) };
   const { cookies } = surface;
+  const framePolicy = publicFramePolicy(settings.appUrl);
   return async (ctx) => {
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', REFERRER_POLICY);
+    ctx.set('Content-Security-Policy', framePolicy); // private answers, service pages and embeds set their own
     // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
     clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
     const sharing = ctx.path === SHARE_PREFIX || ctx.path.startsWith(`${SHARE_PREFIX}/`);
@@ -188,6 +194,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       return;
     }
     try {
+      if (ctx.path.startsWith(EMBED_PATH_PREFIX)) return await serveEmbed(ctx, { embeds: deps.embeds, views, displayName: settings.serviceDisplayName }, subdomain);
       if (ctx.path === AUTH_PATH) {
         await exchangeTicket(ctx, surface, subdomain);
         return;
@@ -220,6 +227,7 @@ export function dashboardsSurfaceFrom(container: Container, onError?: (error: un
     viewers: container.get(ViewerAccess),
     views: container.get(ViewTally),
     shares: container.get(ShareAccess),
+    embeds: container.get(EmbedAccess),
     onError,
   });
 }
