@@ -128,6 +128,6 @@ function editOrigins(origins: string[], edit: OriginEdit): string[] {
   if ('replace' in edit) return normaliseOrigins(edit.replace);
   if ('add' in edit) return normaliseOrigins([...origins, edit.add]);
   const gone = normaliseOrigin(edit.remove);
-  if (!origins.includes(gone)) throw new DomainError('not_found', `${gone} is not an allowed origin of this dashboard`);
+  if (!origins.includes(gone)) throw invalid(`${gone} is not an allowed origin of this dashboard`);
   return origins.filter((o) => o !== gone);
 }

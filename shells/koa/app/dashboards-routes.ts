@@ -14,6 +14,7 @@ import { messagePage } from './pages.js';
 import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
+import { embedPanel, embedRoutes } from './embed-routes.js';
 import {
   DASHBOARDS_PATH,
   dashboardPath,
@@ -28,6 +29,9 @@ import {
 
 const NOTICES: Record<string, string> = {
   saved: 'Saved.',
+  'embed-on': 'Embedding is on.',
+  'embed-off': 'Embedding is off: every embed URL of this dashboard stopped working.',
+  'embed-origins': 'Allowed origins saved.',
   restored: 'Restored: that version is now the current one, and the version it replaced is kept as a snapshot.',
   named: 'Version named: it is kept until you remove its name.',
   unnamed: 'Name removed: the version can be pruned again.',
@@ -60,6 +64,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   actionRoutes(router, pages);
   deleteRoutes(router, pages);
   shareLinksRoutes(router, container, settings, pages);
+  embedRoutes(router, pages, pages.embeds.manage, settings);
   return router;
 }
 
@@ -72,6 +77,7 @@ function dashboardsPages(container: Container, settings: Settings) {
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
   const displayName = settings.serviceDisplayName;
   const dashboardFrames = `${settings.dashboardScheme}://*.${settings.dashboardDomain}`;
+  const embeds = embedPanel(container);
 
   const chrome = (ctx: Koa.Context) => ({ displayName, csrf: security.csrfToken(ctx) });
   const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
@@ -106,7 +112,8 @@ function dashboardsPages(container: Container, settings: Settings) {
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
     const view = detailView(settings, detail);
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, share: await shareSectionOf(container, userId, view, chrome(ctx).csrf, input) }), dashboardFrames);
+    const [share, embedSection] = [await shareSectionOf(container, userId, view, chrome(ctx).csrf, input), await embeds.section(userId, owner, detail.dashboard.slug, chrome(ctx).csrf, input)];
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, share, embedSection }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
@@ -124,7 +131,7 @@ function dashboardsPages(container: Container, settings: Settings) {
     versions: detail.versions.length,
   });
 
-  return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
+  return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput, embeds };
 }
 
 /** The list of dashboards and each dashboard's page. */
