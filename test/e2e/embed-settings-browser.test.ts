@@ -18,12 +18,12 @@ const PASSWORD = 'a long enough password';
 const MARKER = 'Quarterly numbers';
 
 /**
- * The embed part of a dashboard's Share section in Chromium with JavaScript off, on PostgreSQL: turning
+ * The embed part of a dashboard's Share section in Chromium (the app's CSP lets no script run), on PostgreSQL: turning
  * embedding on (the secret shown once), allowing an origin, a test URL a page on that origin frames,
  * rotating the secret, turning it off; refusals beside their form; axe-core in light and dark. Another
  * person, and a workspace member who is not its admin, can change nothing.
  */
-describe('e2e: embed settings in the web app (Chromium, no JavaScript)', function () {
+describe('e2e: embed settings in the web app (Chromium)', function () {
   this.timeout(120_000);
   let database: TestDatabase;
   let server: Awaited<ReturnType<typeof startFullServer>>;
@@ -65,7 +65,7 @@ describe('e2e: embed settings in the web app (Chromium, no JavaScript)', functio
     });
     partner = `http://partner.localhost:${hostPages.port}`;
     browser = await launched;
-    ({ page } = await openPage(browser, { viewport: { width: 1280, height: 900 }, javaScriptEnabled: false }));
+    ({ page } = await openPage(browser, { viewport: { width: 1280, height: 900 } }));
     await signUpInBrowser(page, app, { handle: 'ada', email: 'ada@example.com', password: PASSWORD });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
     const ada = (await accounts.findUserByHandle('ada'))!;

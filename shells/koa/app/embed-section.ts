@@ -74,7 +74,7 @@ function originsList(input: EmbedSectionInput, csrf: Html): Html {
 function secretPart(input: EmbedSectionInput, csrf: Html): Html {
   const { state, path, once } = input;
   const fresh = once?.secret
-    ? html`<p class="notice" role="status">This is the new embed secret. Copy it to the server that makes your embed URLs now: it is not shown again.</p><pre aria-label="New embed secret">${once.secret}</pre>`
+    ? html`<p class="notice" role="status">This is the new embed secret. Copy it to the server that makes your embed URLs now: it is not shown again.</p><pre tabindex="0" aria-label="New embed secret">${once.secret}</pre>`
     : null;
   const made = state.secretCreatedAt
     ? html`<p>Made ${when(state.secretCreatedAt)}. It signs the embed URLs of every dashboard of ${state.subdomain}; rotating it stops all of them at once.</p>`
@@ -87,7 +87,7 @@ function urlPart(input: EmbedSectionInput, csrf: Html): Html {
   const { state, path, once } = input;
   if (!state.enabled) return html`<p class="muted">Turn embedding on to make a signed URL.</p>`;
   const made = once?.url
-    ? html`<p class="notice" role="status">Signed URL, valid until ${when(once.url.expiresAt)}:</p><pre aria-label="Signed embed URL">${once.url.href}</pre><p><a href="${once.url.href}" rel="noreferrer">Open the embed</a></p>`
+    ? html`<p class="notice" role="status">Signed URL, valid until ${when(once.url.expiresAt)}:</p><pre tabindex="0" aria-label="Signed embed URL">${once.url.href}</pre><p><a href="${once.url.href}" rel="noreferrer">Open the embed</a></p>`
     : null;
   const chosen = input.values?.expires ?? '1d';
   const err = problemFor(input, 'embed-url');
