@@ -72,12 +72,11 @@ type Pages = ReturnType<typeof dashboardsPages>;
 
 /** What every dashboards route shares: the use cases, the page chrome and the refusal pages. */
 function dashboardsPages(container: Container, settings: Settings) {
-  const owners = container.get(OwnerDashboards);
+  const [owners, embeds] = [container.get(OwnerDashboards), embedPanel(container)];
   const sessions = container.get(WebSessionService);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
   const displayName = settings.serviceDisplayName;
   const dashboardFrames = `${settings.dashboardScheme}://*.${settings.dashboardDomain}`;
-  const embeds = embedPanel(container);
 
   const chrome = (ctx: Koa.Context) => ({ displayName, csrf: security.csrfToken(ctx) });
   const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
