@@ -34,7 +34,12 @@ export class PostgresEmbedStore implements EmbedStore {
       [owner.kind, owner.id],
     );
     const row = rows[0];
-    return row ? { secret: this.sealer.open(row.sealed_secret), createdAt: row.created_at } : null;
+    if (!row) return null;
+    try {
+      return { secret: this.sealer.open(row.sealed_secret), createdAt: row.created_at };
+    } catch {
+      return null; // sealed under an earlier SECRET_KEY: as if none, so the owner makes a new one
+    }
   }
 
   async saveSecret(owner: OwnerRef, secret: EmbedSecret): Promise<void> {

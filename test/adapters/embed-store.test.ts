@@ -25,15 +25,13 @@ describe('adapters: embeds on PostgreSQL', function () {
     dashboards: new PostgresDashboardStore(database.dataSource),
   }));
 
-  it('stores the secret sealed: the row holds no plaintext, and another key cannot open it', async () => {
+  it('stores the secret sealed: the row holds no plaintext, and under another key it reads as none', async () => {
     const owner = { kind: 'workspace' as const, id: randomUUID() };
     await new PostgresEmbedStore(database.dataSource, box).saveSecret(owner, { secret: 'plain-embed-secret-value', createdAt: new Date() });
     const rows: Array<{ sealed_secret: string }> = await database.dataSource.query(`SELECT sealed_secret FROM embed_secrets WHERE owner_id = $1`, [owner.id]);
     expect(rows[0]!.sealed_secret).to.match(/^v1:/).and.not.include('plain-embed-secret-value');
     const otherKey = new PostgresEmbedStore(database.dataSource, SecretBox.fromKey('another-key', 'embed secret'));
-    let failed = false;
-    await otherKey.secret(owner).catch(() => (failed = true));
-    expect(failed).to.equal(true);
+    expect(await otherKey.secret(owner)).to.equal(null);
   });
 
   it('deletes a dashboard’s embed settings with the dashboard', async () => {
