@@ -24,6 +24,7 @@ import {
   listPage,
   ownerListPath,
   versionPage,
+  type DetailView,
   type Problem,
 } from './dashboards-pages.js';
 
@@ -64,7 +65,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   actionRoutes(router, pages);
   deleteRoutes(router, pages);
   shareLinksRoutes(router, container, settings, pages);
-  embedRoutes(router, pages, pages.embeds.manage, settings);
+  embedRoutes(router, pages, container, settings);
   return router;
 }
 
@@ -72,7 +73,7 @@ type Pages = ReturnType<typeof dashboardsPages>;
 
 /** What every dashboards route shares: the use cases, the page chrome and the refusal pages. */
 function dashboardsPages(container: Container, settings: Settings) {
-  const [owners, embeds] = [container.get(OwnerDashboards), embedPanel(container)];
+  const owners = container.get(OwnerDashboards);
   const sessions = container.get(WebSessionService);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
   const displayName = settings.serviceDisplayName;
@@ -111,8 +112,7 @@ function dashboardsPages(container: Container, settings: Settings) {
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
     const view = detailView(settings, detail);
-    const [share, embedSection] = [await shareSectionOf(container, userId, view, chrome(ctx).csrf, input), await embeds.section(userId, owner, detail.dashboard.slug, chrome(ctx).csrf, input)];
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, share, embedSection }), dashboardFrames);
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await sharingSections(container, userId, owner, view, chrome(ctx).csrf, input)) }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
@@ -130,7 +130,12 @@ function dashboardsPages(container: Container, settings: Settings) {
     versions: detail.versions.length,
   });
 
-  return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput, embeds };
+  return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
+}
+
+/** The Share section and the embed settings, each only for a person who manages the dashboard's sharing. */
+async function sharingSections(container: Container, userId: string, owner: string, view: DetailView, csrf: string, input: ShareDetailInput) {
+  return { share: await shareSectionOf(container, userId, view, csrf, input), embedSection: await embedPanel(container).section(userId, owner, view.dashboard.slug, csrf, input) };
 }
 
 /** The list of dashboards and each dashboard's page. */

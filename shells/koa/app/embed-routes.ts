@@ -31,7 +31,6 @@ export interface EmbedPageKit {
 export function embedPanel(container: Container) {
   const manage = container.get(ManageEmbeds);
   return {
-    manage,
     async section(userId: string, owner: string, slug: string, csrf: string, input: DetailInput): Promise<Html | null> {
       let state: EmbedState;
       try {
@@ -93,7 +92,8 @@ const STEPS: Record<string, { form: string; run: Step }> = {
  * shown once. A refusal redraws the page with the text beside the form (a dashboard the person may not
  * manage reads as missing).
  */
-export function embedRoutes(router: Router, kit: EmbedPageKit, manage: ManageEmbeds, settings: Settings): void {
+export function embedRoutes(router: Router, kit: EmbedPageKit, container: Container, settings: Settings): void {
+  const manage = container.get(ManageEmbeds);
   for (const [suffix, step] of Object.entries(STEPS)) {
     router.post(`${DASHBOARDS_PATH}/:owner/:slug/embed/${suffix}`, async (ctx) => {
       const form = await readForm(ctx);
