@@ -61,13 +61,13 @@ export class ManageEmbeds {
     return this.state(shared, await this.store.settings(shared.dashboard.id));
   }
 
-  /** Turns embedding on or off and/or edits the origins; turning it on makes the owner's secret if there is none. */
+  /** Turns embedding on or off and/or edits the origins; turning it on makes the owner's secret if there is none (only then, so it is shown). */
   async configure(actor: SharingActor, owner: OwnerNaming, slug: string, change: { enabled?: boolean; origins?: OriginEdit }): Promise<EmbedChange> {
     const shared = await this.target(actor, owner, slug);
     const before = await this.store.settings(shared.dashboard.id);
     const after: EmbedSettings = { enabled: change.enabled ?? before.enabled, origins: change.origins ? editOrigins(before.origins, change.origins) : before.origins };
     await this.store.saveSettings(shared.dashboard.id, after, this.clock.now());
-    const made = after.enabled && !(await this.store.secret(shared.dashboard.owner)) ? await this.newSecret(shared.dashboard.owner) : null;
+    const made = change.enabled === true && !(await this.store.secret(shared.dashboard.owner)) ? await this.newSecret(shared.dashboard.owner) : null;
     return { ...(await this.state(shared, after)), secret: made?.secret ?? null };
   }
 
