@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ManageEmbeds } from '../../application/sharing/manage-embeds.js';
 import { imageWorld, pngStats, type ImageWorld } from '../support/image-fixtures.js';
 import { sql } from '../support/warehouse.js';
 
@@ -97,6 +98,14 @@ describe('e2e: dashboard images and link previews (PostgreSQL)', function () {
     const privateImage = await world.get(ada.handle, '/_image/books.png', { cookie });
     expect([privateImage.status, privateImage.headers['cache-control'], privateImage.headers['cross-origin-resource-policy']]).to.deep.equal([200, 'private, no-store', 'same-origin']);
     expect(pngStats(privateImage.body).width).to.equal(1200);
+    // A signed embed of the private page is not a public answer either.
+    const embeds = world.app.container.get(ManageEmbeds);
+    const operator = { kind: 'operator' } as const;
+    await embeds.configure(operator, { owner: ada.handle }, 'books', { enabled: true });
+    const signed = await embeds.signedUrl(operator, { owner: ada.handle }, 'books', 3_600_000);
+    const embedded = await world.get(ada.handle, signed.pathAndQuery);
+    expect(embedded.status).to.equal(200);
+    expect(embedded.text).to.contain('<h1>Sales</h1>').and.not.match(/og:|twitter:/);
     // A page published as a body is served exactly as published.
     expect((await world.get(ada.handle, '/plain')).text).to.match(/^(<!doctype html><title>Plain<\/title>)?<p>plain/);
   });

@@ -7,6 +7,9 @@ import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { ShareAccess } from '../../../application/sharing/share-access.js';
 import { ServeDashboardImage, type ImageOutcome } from '../../../application/hosting/serve-image.js';
 import { parseTheme } from '../../../domain/page-theme.js';
+import { EmbedAccess } from '../../../application/hosting/embed-access.js';
+import { EMBED_PATH_PREFIX } from '../../../domain/embeds.js';
+import { publicFramePolicy, serveEmbed } from './embed-route.js';
 import { listingRows, movedLocation } from '../../presenters/hosting/hosting-presenters.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
 import { SHARE_PREFIX, shareRoute } from './share-routes.js';
@@ -19,6 +22,7 @@ export interface DashboardsSurfaceDeps {
   views: ViewTally;
   shares: ShareAccess;
   images: ServeDashboardImage;
+  embeds: EmbedAccess;
   /** Where unexpected failures go; the visitor only ever sees a plain 503 page. */
   onError?: (error: unknown) => void;
 }
@@ -220,10 +224,12 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
   const { settings, serve, viewers, views, shares } = deps;
   const surface: Surface = { settings, viewers, views, cookies: cookieNames(settings.dashboardScheme) };
   const { cookies } = surface;
+  const framePolicy = publicFramePolicy(settings.appUrl);
   return async (ctx) => {
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', REFERRER_POLICY);
+    ctx.set('Content-Security-Policy', framePolicy); // private answers, service pages and embeds set their own
     // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
     clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
     const sharing = ctx.path === SHARE_PREFIX || ctx.path.startsWith(`${SHARE_PREFIX}/`);
@@ -233,6 +239,7 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       return;
     }
     try {
+      if (ctx.path.startsWith(EMBED_PATH_PREFIX)) return await serveEmbed(ctx, { embeds: deps.embeds, views, displayName: settings.serviceDisplayName }, subdomain);
       if (ctx.path === AUTH_PATH) {
         await exchangeTicket(ctx, surface, subdomain);
         return;
@@ -270,6 +277,7 @@ export function dashboardsSurfaceFrom(container: Container, onError?: (error: un
     views: container.get(ViewTally),
     shares: container.get(ShareAccess),
     images: container.get(ServeDashboardImage),
+    embeds: container.get(EmbedAccess),
     onError,
   });
 }
