@@ -6,12 +6,16 @@
  * median of each is reported. Writes requests/s, p99 and the ratios to the "Hosting" section of
  * docs/benchmarks.md.
  *
- *   npm run build && node dist/bench/hosting.js [--duration 8] [--rounds 3] [--connections 32] [--store postgres|memory]
+ *   npm run build && node dist/bench/hosting.js [--duration 8] [--rounds 3] [--connections 32] [--store postgres|memory] [--against DIR]
  *
  * `--store postgres` (the default when PostgreSQL answers on BENCH_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/test) publishes into a fresh `dashpub_test_bench_*` database that
  * every worker reads through PostgresDashboardStore; `memory` gives each worker its own memory store
  * holding the same bytes. Needs the Debian packages `nginx` and `wrk` (apt-get install -y nginx wrk).
+ *
+ * `--against DIR` is an A/B in the same rounds: DIR is the `dist/` of another build (say of `main`, built in a
+ * worktree of its own, with `node_modules` reachable from it), whose service is loaded the same ways in every
+ * round; the run prints this build's requests/s over that one's, and writes nothing more to docs/benchmarks.md.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -44,6 +48,7 @@ const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '32'));
 const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const AGAINST = option('against', '');
 
 /** A deterministic 50 KB (51,200-byte) dashboard page. */
 function dashboardPage(): Buffer {
@@ -159,9 +164,11 @@ interface ServiceCluster {
   stop(): Promise<void>;
 }
 
-async function startService(workers: number, env: Record<string, string>): Promise<ServiceCluster> {
+/** `build`: the `dist/` whose bench script the workers run (this one's by default). */
+async function startService(workers: number, env: Record<string, string>, build = ''): Promise<ServiceCluster> {
   const port = await freePort();
-  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: ['--worker'], silent: false });
+  const exec = build ? path.resolve(build, 'bench', 'hosting.js') : fileURLToPath(import.meta.url);
+  cluster.setupPrimary({ exec, args: ['--worker'], silent: false });
   const forked: Worker[] = [];
   await Promise.all(
     Array.from({ length: workers }, () => {
@@ -207,6 +214,18 @@ const median = (results: LoadResult[]): LoadResult => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
+/** The A/B of `--against`: this build's requests/s over the other's, round by round and their median. */
+function reportAgainst(runs: Record<'single' | 'perCore' | 'againstSingle' | 'againstPerCore', LoadResult[]>, cores: number): void {
+  const ratios = (mine: LoadResult[], theirs: LoadResult[]) => mine.map((r, i) => r.requestsPerSecond / theirs[i]!.requestsPerSecond);
+  const line = (name: string, values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return `${name}: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}× (rounds ${values.map((v) => v.toFixed(2)).join(' / ')})`;
+  };
+  process.stdout.write(
+    `\nthis build ÷ ${AGAINST}: ${line(`${cores} processes`, ratios(runs.perCore, runs.againstPerCore))}; ${line('1 process', ratios(runs.single, runs.againstSingle))}\n`,
+  );
+}
+
 export async function runHostingBench(): Promise<{ single: LoadResult; perCore: LoadResult; nginx: LoadResult }> {
   const wrkPath = requireTool('wrk');
   const nginxPath = requireTool('nginx');
@@ -238,15 +257,15 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
 
   const nginxPort = await freePort();
   const nginx = startNginx(nginxPath, root, nginxPort);
-  const runs: Record<'single' | 'perCore' | 'nginx', LoadResult[]> = { single: [], perCore: [], nginx: [] };
+  const runs: Record<'single' | 'perCore' | 'nginx' | 'againstSingle' | 'againstPerCore', LoadResult[]> = { single: [], perCore: [], nginx: [], againstSingle: [], againstPerCore: [] };
   try {
     await waitFor(nginxPort, '127.0.0.1', `/${SLUG}/index.html`);
     const nginxUrl = `http://127.0.0.1:${nginxPort}/${SLUG}/index.html`;
     const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     if (digest((await fetchOnce(nginxPort, '127.0.0.1', `/${SLUG}/index.html`)).body) !== digest(page)) throw new Error('nginx serves other bytes');
 
-    const loadService = async (workers: number, into: LoadResult[]) => {
-      const service = await startService(workers, env);
+    const loadService = async (workers: number, into: LoadResult[], build = '') => {
+      const service = await startService(workers, env, build);
       try {
         await waitFor(service.port, serviceHost, `/${SLUG}`);
         if (digest((await fetchOnce(service.port, serviceHost, `/${SLUG}`)).body) !== digest(page)) throw new Error('the service serves other bytes');
@@ -260,11 +279,19 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     for (let round = 0; round < ROUNDS; round++) {
       await wrk(wrkPath, nginxUrl, '127.0.0.1', WARMUP_S);
       runs.nginx.push(await wrk(wrkPath, nginxUrl, '127.0.0.1', DURATION_S));
-      await loadService(cores, runs.perCore);
-      await loadService(1, runs.single);
+      // With --against, the two builds take turns going first.
+      const ab = async (workers: number, mine: LoadResult[], theirs: LoadResult[]) => {
+        if (AGAINST && round % 2 === 1) await loadService(workers, theirs, AGAINST);
+        await loadService(workers, mine);
+        if (AGAINST && round % 2 === 0) await loadService(workers, theirs, AGAINST);
+      };
+      await ab(cores, runs.perCore, runs.againstPerCore);
+      await ab(1, runs.single, runs.againstSingle);
       process.stdout.write(
         `round ${round + 1}/${ROUNDS}: nginx ${runs.nginx.at(-1)!.requestsPerSecond.toFixed(0)} r/s, ` +
-          `service×${cores} ${runs.perCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, service×1 ${runs.single.at(-1)!.requestsPerSecond.toFixed(0)} r/s\n`,
+          `service×${cores} ${runs.perCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, service×1 ${runs.single.at(-1)!.requestsPerSecond.toFixed(0)} r/s` +
+          (AGAINST ? `; against: ×${cores} ${runs.againstPerCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, ×1 ${runs.againstSingle.at(-1)!.requestsPerSecond.toFixed(0)} r/s` : '') +
+          '\n',
       );
     }
   } finally {
@@ -274,6 +301,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     rmSync(scratch, { recursive: true, force: true });
   }
 
+  if (AGAINST) reportAgainst(runs, cores);
   const single = median(runs.single);
   const perCore = median(runs.perCore);
   const nginxResult = median(runs.nginx);
