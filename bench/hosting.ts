@@ -33,12 +33,15 @@ import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
-import { freePort, option, requireTool, runWrk, updateLatestResult } from './support.js';
+import { freePort, option, requireTool, runWrk, schedstat, updateLatestResult } from './support.js';
 
 interface LoadResult {
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
+  requests: number;
+  /** The service's CPU time (its processes' main threads, kernel time included) per request, in µs; NaN for nginx. */
+  cpuUsPerRequest: number;
 }
 
 const HANDLE = 'ada';
@@ -113,7 +116,8 @@ async function waitFor(port: number, host: string, urlPath: string): Promise<voi
 
 async function wrk(wrkPath: string, url: string, host: string, seconds: number): Promise<LoadResult> {
   const run = await runWrk(wrkPath, [`-c${CONNECTIONS}`, `-d${seconds}s`, '-H', `Host: ${host}`, url]);
-  return { requestsPerSecond: run.requestsPerSecond, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors };
+  const requests = Number(/(\d+) requests in/.exec(run.out)?.[1] ?? Number.NaN);
+  return { requestsPerSecond: run.requestsPerSecond, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors, requests, cpuUsPerRequest: Number.NaN };
 }
 
 function startNginx(nginxPath: string, root: string, port: number): { child: ChildProcess; prefix: string } {
@@ -161,6 +165,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 interface ServiceCluster {
   port: number;
+  /** Nanoseconds its workers' main threads have run so far (NaN without /proc schedstat). */
+  runNs(): number;
   stop(): Promise<void>;
 }
 
@@ -182,6 +188,7 @@ async function startService(workers: number, env: Record<string, string>, build 
   );
   return {
     port,
+    runNs: () => forked.reduce((sum, w) => sum + (schedstat(w.process.pid!)?.runNs ?? Number.NaN), 0),
     async stop() {
       await Promise.all(
         forked.map(
@@ -215,14 +222,24 @@ const median = (results: LoadResult[]): LoadResult => {
 };
 
 /** The A/B of `--against`: this build's requests/s over the other's, round by round and their median. */
+/** A service load's last round: requests/s and the service's CPU per request. */
+const shown = (results: LoadResult[]) => `${results.at(-1)!.requestsPerSecond.toFixed(0)} r/s (${results.at(-1)!.cpuUsPerRequest.toFixed(1)} µs CPU/req)`;
+
+/**
+ * The A/B of `--against`: this build over the other, round by round and their median, in requests/s and in
+ * CPU per request (the service's own cost, which moves less than throughput when other work shares the cores).
+ */
 function reportAgainst(runs: Record<'single' | 'perCore' | 'againstSingle' | 'againstPerCore', LoadResult[]>, cores: number): void {
-  const ratios = (mine: LoadResult[], theirs: LoadResult[]) => mine.map((r, i) => r.requestsPerSecond / theirs[i]!.requestsPerSecond);
-  const line = (name: string, values: number[]) => {
+  const line = (name: string, mine: LoadResult[], theirs: LoadResult[], of: (r: LoadResult) => number) => {
+    const values = mine.map((r, i) => of(r) / of(theirs[i]!));
     const sorted = [...values].sort((a, b) => a - b);
-    return `${name}: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}× (rounds ${values.map((v) => v.toFixed(2)).join(' / ')})`;
+    return `${name} median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}× (rounds ${values.map((v) => v.toFixed(2)).join(' / ')})`;
   };
+  const both = (of: (r: LoadResult) => number) =>
+    `${line(`${cores} processes`, runs.perCore, runs.againstPerCore, of)}; ${line('1 process', runs.single, runs.againstSingle, of)}`;
   process.stdout.write(
-    `\nthis build ÷ ${AGAINST}: ${line(`${cores} processes`, ratios(runs.perCore, runs.againstPerCore))}; ${line('1 process', ratios(runs.single, runs.againstSingle))}\n`,
+    `\nthis build ÷ ${AGAINST}, requests/s: ${both((r) => r.requestsPerSecond)}\n` +
+      `this build ÷ ${AGAINST}, CPU per request: ${both((r) => r.cpuUsPerRequest)}\n`,
   );
 }
 
@@ -271,7 +288,9 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
         if (digest((await fetchOnce(service.port, serviceHost, `/${SLUG}`)).body) !== digest(page)) throw new Error('the service serves other bytes');
         const url = `http://127.0.0.1:${service.port}/${SLUG}`;
         await wrk(wrkPath, url, serviceHost, WARMUP_S);
-        into.push(await wrk(wrkPath, url, serviceHost, DURATION_S));
+        const before = service.runNs();
+        const load = await wrk(wrkPath, url, serviceHost, DURATION_S);
+        into.push({ ...load, cpuUsPerRequest: (service.runNs() - before) / 1000 / load.requests });
       } finally {
         await service.stop();
       }
@@ -289,8 +308,8 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
       await ab(1, runs.single, runs.againstSingle);
       process.stdout.write(
         `round ${round + 1}/${ROUNDS}: nginx ${runs.nginx.at(-1)!.requestsPerSecond.toFixed(0)} r/s, ` +
-          `service×${cores} ${runs.perCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, service×1 ${runs.single.at(-1)!.requestsPerSecond.toFixed(0)} r/s` +
-          (AGAINST ? `; against: ×${cores} ${runs.againstPerCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, ×1 ${runs.againstSingle.at(-1)!.requestsPerSecond.toFixed(0)} r/s` : '') +
+          `service×${cores} ${shown(runs.perCore)}, service×1 ${shown(runs.single)}` +
+          (AGAINST ? `; against: ×${cores} ${shown(runs.againstPerCore)}, ×1 ${shown(runs.againstSingle)}` : '') +
           '\n',
       );
     }
