@@ -13,7 +13,8 @@ const REFRESH_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
  * Telemetry as Prometheus metrics (prom-client), on a registry of its own per container so several
- * servers in one process (tests) never share counters. Names are prefixed `dashpub_`;
+ * servers in one process (tests) never share counters; the three every HTTP request updates are counted by
+ * a RequestTally instead and written after the registry's text. Names are prefixed `dashpub_`;
  * docs/operations.md, "Running in production", lists them.
  */
 export class PromTelemetry implements Telemetry {
