@@ -28,6 +28,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PublishDashboard } from '../application/dashboards/publish-dashboard.js';
 import { AccountStore } from '../application/ports/account-store.js';
+import { ManageShareLinks } from '../application/sharing/manage-share-links.js';
+import { ShareAccess } from '../application/sharing/share-access.js';
 import type { Settings } from '../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
@@ -64,6 +66,14 @@ function dashboardPage(): Buffer {
   return Buffer.from(html.slice(0, 51_200 - tail.length) + tail, 'utf8');
 }
 
+/** A share link on the page and a session opened on it: the Cookie header a browser holding the link sends. */
+async function shareCookie(app: AppContainer): Promise<string> {
+  const created = await app.container.get(ManageShareLinks).create({ kind: 'operator' }, { owner: HANDLE }, SLUG, { label: 'bench' });
+  const opened = await app.container.get(ShareAccess).open(HANDLE, created.token);
+  if (opened.kind !== 'session') throw new Error(`the share link did not open (${opened.kind})`);
+  return `dashpub_share_${SLUG}=${opened.token}`;
+}
+
 async function publishPage(app: AppContainer, page: Buffer): Promise<void> {
   const accounts = app.container.get<AccountStore>(AccountStore);
   const user = await accounts.createUser({ handle: HANDLE, email: 'ada@example.com', passwordHash: null, plan: 'free' });
@@ -90,10 +100,10 @@ async function runWorker(): Promise<void> {
 
 // ---------------------------------------------------------------- primary: set-up, load, report
 
-function fetchOnce(port: number, host: string, urlPath: string): Promise<{ status: number; body: Buffer }> {
+function fetchOnce(port: number, host: string, urlPath: string, cookie?: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
-      .get({ hostname: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
+      .get({ hostname: '127.0.0.1', port, path: urlPath, headers: { host, ...(cookie === undefined ? {} : { cookie }) }, agent: false }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
@@ -114,8 +124,9 @@ async function waitFor(port: number, host: string, urlPath: string): Promise<voi
   throw new Error(`nothing answered on 127.0.0.1:${port}${urlPath}`);
 }
 
-async function wrk(wrkPath: string, url: string, host: string, seconds: number): Promise<LoadResult> {
-  const run = await runWrk(wrkPath, [`-c${CONNECTIONS}`, `-d${seconds}s`, '-H', `Host: ${host}`, url]);
+async function wrk(wrkPath: string, url: string, host: string, seconds: number, cookie?: string): Promise<LoadResult> {
+  const headers = cookie === undefined ? [] : ['-H', `Cookie: ${cookie}`];
+  const run = await runWrk(wrkPath, [`-c${CONNECTIONS}`, `-d${seconds}s`, '-H', `Host: ${host}`, ...headers, url]);
   const requests = Number(/(\d+) requests in/.exec(run.out)?.[1] ?? Number.NaN);
   return { requestsPerSecond: run.requestsPerSecond, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors, requests, cpuUsPerRequest: Number.NaN };
 }
@@ -221,7 +232,6 @@ const median = (results: LoadResult[]): LoadResult => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-/** The A/B of `--against`: this build's requests/s over the other's, round by round and their median. */
 /** A service load's last round: requests/s and the service's CPU per request. */
 const shown = (results: LoadResult[]) => `${results.at(-1)!.requestsPerSecond.toFixed(0)} r/s (${results.at(-1)!.cpuUsPerRequest.toFixed(1)} µs CPU/req)`;
 
@@ -243,7 +253,7 @@ function reportAgainst(runs: Record<'single' | 'perCore' | 'againstSingle' | 'ag
   );
 }
 
-export async function runHostingBench(): Promise<{ single: LoadResult; perCore: LoadResult; nginx: LoadResult }> {
+export async function runHostingBench(): Promise<{ single: LoadResult; perCore: LoadResult; nginx: LoadResult; shared: LoadResult | null }> {
   const wrkPath = requireTool('wrk');
   const nginxPath = requireTool('nginx');
   const cores = os.availableParallelism();
@@ -262,19 +272,30 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
   writeFileSync(pageFile, page);
 
   let database: TestDatabase | null = null;
+  // The share case needs one store all workers read: PostgreSQL only.
+  let cookie: string | null = null;
   const env: Record<string, string> = { BENCH_STORE: store, BENCH_PAGE: pageFile };
   if (store === 'postgres') {
     process.env.DATABASE_URL = BENCH_DATABASE_URL;
     database = await createTestDatabase('dashpub_test_bench');
     const app = await buildContainer({ ...settings, databaseUrl: database.url, redisUrl: null });
     await publishPage(app, page);
+    cookie = await shareCookie(app);
     await app.close();
     env.BENCH_DB = database.url;
   }
 
   const nginxPort = await freePort();
   const nginx = startNginx(nginxPath, root, nginxPort);
-  const runs: Record<'single' | 'perCore' | 'nginx' | 'againstSingle' | 'againstPerCore', LoadResult[]> = { single: [], perCore: [], nginx: [], againstSingle: [], againstPerCore: [] };
+  const runs: Record<'single' | 'perCore' | 'nginx' | 'shared' | 'sharedPublic' | 'againstSingle' | 'againstPerCore', LoadResult[]> = {
+    single: [],
+    perCore: [],
+    nginx: [],
+    shared: [],
+    sharedPublic: [],
+    againstSingle: [],
+    againstPerCore: [],
+  };
   try {
     await waitFor(nginxPort, '127.0.0.1', `/${SLUG}/index.html`);
     const nginxUrl = `http://127.0.0.1:${nginxPort}/${SLUG}/index.html`;
@@ -291,6 +312,13 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
         const before = service.runNs();
         const load = await wrk(wrkPath, url, serviceHost, DURATION_S);
         into.push({ ...load, cpuUsPerRequest: (service.runNs() - before) / 1000 / load.requests });
+        if (workers === 1 && cookie !== null && build === '') {
+          // The same page through a share cookie, side by side with the public page on the same process.
+          if (digest((await fetchOnce(service.port, serviceHost, `/${SLUG}`, cookie)).body) !== digest(page)) throw new Error('the share cookie serves other bytes');
+          await wrk(wrkPath, url, serviceHost, WARMUP_S, cookie);
+          runs.shared.push(await wrk(wrkPath, url, serviceHost, DURATION_S, cookie));
+          runs.sharedPublic.push(await wrk(wrkPath, url, serviceHost, DURATION_S));
+        }
       } finally {
         await service.stop();
       }
@@ -347,7 +375,13 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`;
   process.stdout.write(`\n${section}\n`);
   updateLatestResult('hosting', `**${ratio(perCore)}×** with a process per core, ${ratio(single)}× from one process`);
-  return { single, perCore, nginx: nginxResult };
+  const shared = runs.shared.length > 0 ? median(runs.shared) : null;
+  if (shared) {
+    const sharedRatio = (shared.requestsPerSecond / median(runs.sharedPublic).requestsPerSecond).toFixed(2);
+    process.stdout.write(`share cookie: ${fmt(shared.requestsPerSecond)} r/s, p99 ${fmt(shared.p99Ms, 2)} ms, ${sharedRatio}× the public page (rounds ${rounds(runs.shared)} vs ${rounds(runs.sharedPublic)})\n`);
+    updateLatestResult('hosting-share', `**${sharedRatio}×** the public page (${fmt(shared.requestsPerSecond)} vs ${fmt(median(runs.sharedPublic).requestsPerSecond)} r/s, one process)`);
+  }
+  return { single, perCore, nginx: nginxResult, shared };
 }
 
 if (cluster.isWorker && process.argv.includes('--worker')) {

@@ -23,7 +23,7 @@ export interface ShareLink {
 export type ShareLinkStatus = 'active' | 'paused' | 'expired';
 
 export const SHARE_LABEL_MAX_LENGTH = 100;
-export const SHARE_PASSWORD_MIN_LENGTH = 8;
+export const SHARE_PASSWORD_MIN_LENGTH = 10;
 export const SHARE_PASSWORD_MAX_LENGTH = 200;
 export const SHARE_LINKS_PER_DASHBOARD = 100;
 /** Wrong passwords allowed per link and address per minute. */

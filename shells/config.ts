@@ -23,6 +23,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: env.DATA_DIR ?? './data',
     secretKey: env.SECRET_KEY || null,
     serviceName: env.SERVICE_NAME ?? 'service',
+    serviceDisplayName: displayName(env.SERVICE_DISPLAY_NAME),
     allowSignup: flag(env.ALLOW_SIGNUP, true),
     allowPrivateWarehouses: flag(env.ALLOW_PRIVATE_WAREHOUSES, false),
     allowLoopbackClientMetadata: flag(env.ALLOW_LOOPBACK_CLIENT_METADATA, false),
@@ -89,6 +90,19 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings {
     throw new Error(`OIDC_ISSUER must use https (http only on a loopback address) (got "${issuer}")`);
   }
   return { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret, oidcName: name };
+}
+
+/** Characters that could break or disguise a page title: C0/C1 controls, line and paragraph separators, bidi overrides. */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+/** SERVICE_DISPLAY_NAME: the product's name on pages, 1 to 60 characters, `dashpub` when unset or blank. */
+function displayName(value: string | undefined): string {
+  const text = value?.trim() ?? '';
+  if (text === '') return 'dashpub';
+  if ([...text].length > 60 || UNPRINTABLE.test(text)) {
+    throw new Error(`SERVICE_DISPLAY_NAME must be 1 to 60 characters with no control characters (got ${JSON.stringify(value)})`);
+  }
+  return text;
 }
 
 /** MIN_REFRESH_INTERVAL_<PLAN>_MINUTES: a plan's shortest gap between scheduled runs; `fallback` when unset or empty. */

@@ -3,7 +3,7 @@ import { invalid } from '../../domain/errors.js';
 import { ownerOf, type Target } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
-import { resolveOperatorTarget } from './operator-target.js';
+import { resolveOperatorTarget } from '../operator-target.js';
 import { listAllDashboards } from '../dashboard-lookup.js';
 
 /** One dashboard of the operator's listing, with the owner (user or workspace) it belongs to. */

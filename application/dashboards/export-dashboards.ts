@@ -5,7 +5,7 @@ import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
-import { resolveOperatorTarget, type OperatorSelector } from './operator-target.js';
+import { resolveOperatorTarget, type OperatorSelector } from '../operator-target.js';
 import { listAllDashboards } from '../dashboard-lookup.js';
 
 /** Called after each dashboard of an export or import: how many are done, of how many, and which one. */

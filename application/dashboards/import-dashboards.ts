@@ -11,7 +11,7 @@ import { DashboardStore, type DashboardWrites, type Manifest } from '../ports/da
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { nextRuns, parseSchedule } from '../refresh/cron.js';
 import type { ArchiveProgress } from './export-dashboards.js';
-import { resolveOperatorTarget, type OperatorSelector } from './operator-target.js';
+import { resolveOperatorTarget, type OperatorSelector } from '../operator-target.js';
 import { contentHash } from '../file-entries.js';
 
 /** Where an import reads file bytes from: null when the archive has no such file. */

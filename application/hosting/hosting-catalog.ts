@@ -53,6 +53,7 @@ export class HostingCatalog {
   private readonly slugs: BoundedCache<Loading<SlugLookup | null>>;
   private readonly listings: BoundedCache<Loading<ListedDashboard[]>>;
   private readonly members: BoundedCache<Loading<boolean>>;
+  private readonly pinned: BoundedCache<Loading<Manifest | null>>;
   private readonly files: BoundedCache<FileBytes>;
   private readonly loadingFiles = new Map<string, Promise<FileBytes | null>>();
 
@@ -68,6 +69,7 @@ export class HostingCatalog {
     this.slugs = new BoundedCache({ capacity: 20_000, ttlMs });
     this.listings = new BoundedCache({ capacity: 1_000, ttlMs });
     this.members = new BoundedCache({ capacity: 20_000, ttlMs });
+    this.pinned = new BoundedCache({ capacity: 5_000, ttlMs });
     this.files = new BoundedCache({ capacity: options.fileCacheBytes, ttlMs: Infinity, cost: (f) => f.body.byteLength });
   }
 
@@ -89,6 +91,10 @@ export class HostingCatalog {
 
   peekLookup(site: Site, slug: string): SlugLookup | null | undefined {
     return this.peek(this.slugs, `${site.owner.kind}:${site.owner.id}/${slug}`);
+  }
+
+  peekPinned(dashboardId: string, versionId: string): Manifest | null | undefined {
+    return this.peek(this.pinned, `${dashboardId}/${versionId}`);
   }
 
   peekFile(sha256: string): FileBytes | undefined {
@@ -124,6 +130,11 @@ export class HostingCatalog {
       }
       return listed.slice(0, this.options.listingLimit);
     });
+  }
+
+  /** A version's own files, as a share link pinned to it serves them: a snapshot, with no later live render. */
+  pinnedManifest(dashboardId: string, versionId: string): Promise<Manifest | null> {
+    return this.cached(this.pinned, `${dashboardId}/${versionId}`, async () => (await this.store.getVersionSummary(dashboardId, versionId))?.files ?? null);
   }
 
   /** Owners see their personal dashboards; members see their workspace's. */

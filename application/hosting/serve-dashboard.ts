@@ -1,6 +1,8 @@
 import { inject, injectable } from 'inversify';
 import type { Visibility } from '../../domain/metadata.js';
 import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
+import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
+import { ShareAccess } from '../sharing/share-access.js';
 import { HostingCatalog, type ListedDashboard, type Site } from './hosting-catalog.js';
 import { ViewerAccess } from './viewer-access.js';
 
@@ -15,6 +17,8 @@ export interface HostingRequest {
   viewerToken: () => string | null;
   /** The path of a Referer on this same host, read only for the relative-link fallback. */
   refererPath: () => string | null;
+  /** The share cookie this browser holds for the dashboard `slug`, if any (read only when the dashboard exists). */
+  shareCookie?: (slug: string) => string | null;
 }
 
 export interface FileOutcome {
@@ -26,6 +30,8 @@ export interface FileOutcome {
   dashboardId: string;
   /** The dashboard's page itself (index.html): what counts as a view. */
   page: boolean;
+  /** Set when a share link let the browser in: its views count for the link too. */
+  shareLinkId?: string;
 }
 
 /** Where a request leads instead of a file; the shell makes the URL and picks the status. */
@@ -60,6 +66,7 @@ export class ServeDashboard {
   constructor(
     @inject(HostingCatalog) private readonly catalog: HostingCatalog,
     @inject(ViewerAccess) private readonly viewers: ViewerAccess,
+    @inject(ShareAccess) private readonly shares: ShareAccess,
   ) {}
 
   async execute(request: HostingRequest): Promise<HostingOutcome> {
@@ -81,19 +88,40 @@ export class ServeDashboard {
     const found = await this.catalog.lookup(site, slug);
     if (!found) return NOT_FOUND;
     const { dashboard } = found;
+    const shared = found.kind === 'dashboard' ? await this.shared(request, dashboard, found.manifest) : null;
+    if (shared) return this.file(site, dashboard, shared.manifest, filename, shared.linkId);
     if (dashboard.visibility !== 'public') {
       const userId = await this.viewers.viewer(site.subdomain, request.viewerToken());
       if (userId === null) return { kind: 'sign_in', returnPath: request.path + (request.query ? `?${request.query}` : '') };
       if (!(await this.catalog.canView(site, userId))) return NOT_FOUND;
     }
     if (found.kind === 'alias') return { kind: 'moved', subdomain: site.subdomain, slug: dashboard.slug, filename, visibility: dashboard.visibility };
+    return this.file(site, dashboard, found.manifest, filename);
+  }
+
+  /**
+   * A share cookie for this dashboard that its link still honours: the files it grants (the pinned version's,
+   * or the current ones). Null without one, and for a link paused, revoked or expired since.
+   */
+  private async shared(request: HostingRequest, dashboard: DashboardRecord, current: Manifest): Promise<{ manifest: Manifest; linkId: string } | null> {
+    const cookie = request.shareCookie?.(dashboard.slug) ?? null;
+    if (cookie === null) return null;
+    const grant = await this.shares.grant(cookie, dashboard.id);
+    if (!grant) return null;
+    const manifest = grant.pinnedVersionId === null ? current : await this.catalog.pinnedManifest(dashboard.id, grant.pinnedVersionId);
+    return manifest ? { manifest, linkId: grant.linkId } : null;
+  }
+
+  private async file(site: Site, dashboard: DashboardRecord, manifest: Manifest, filename: string, shareLinkId?: string): Promise<HostingOutcome> {
     const name = filename || DEFAULT_FILENAME;
-    const entry = Object.hasOwn(found.manifest, name) ? found.manifest[name] : undefined;
+    const entry = Object.hasOwn(manifest, name) ? manifest[name] : undefined;
+    // Whatever a share link lets in is answered as private: never cached by others, never embedded elsewhere.
+    const visibility = shareLinkId === undefined ? dashboard.visibility : 'private';
     if (!entry) {
       // A dashboard published without an index.html: its URL opens its first file.
-      const first = Object.keys(found.manifest).sort()[0];
+      const first = Object.keys(manifest).sort()[0];
       if (filename !== '' || first === undefined) return NOT_FOUND;
-      return { kind: 'first_file', subdomain: site.subdomain, slug: dashboard.slug, filename: first, visibility: dashboard.visibility };
+      return { kind: 'first_file', subdomain: site.subdomain, slug: dashboard.slug, filename: first, visibility };
     }
     const file = await this.catalog.file(entry);
     if (!file) throw new Error(`file ${entry.sha256} of dashboard ${dashboard.id} is missing from storage`);
@@ -102,17 +130,18 @@ export class ServeDashboard {
       body: file.body,
       etag: file.etag,
       contentType: entry.contentType,
-      visibility: dashboard.visibility,
+      visibility,
       dashboardId: dashboard.id,
       page: name === DEFAULT_FILENAME,
+      ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
   }
 
   /**
-   * The hot path, without awaiting anything: a public file whose site, dashboard and bytes are all
-   * cached. Undefined means "ask `execute`", never "not found".
+   * The hot path, without awaiting anything: a public file, or one a remembered share session grants, whose
+   * site, dashboard and bytes are all cached. Undefined means "ask `execute`", never "not found".
    */
-  peek(subdomain: string, path: string): FileOutcome | undefined {
+  peek(subdomain: string, path: string, shareCookie?: (slug: string) => string | null): FileOutcome | undefined {
     const site = this.catalog.peekSite(subdomain);
     if (!site || path.length < 2) return undefined;
     const slash = path.indexOf('/', 1);
@@ -120,10 +149,21 @@ export class ServeDashboard {
     const filename = slash < 0 ? '' : path.slice(slash + 1);
     if (!SLUG.test(slug) || (filename !== '' && (!FILENAME.test(filename) || filename === '.' || filename === '..'))) return undefined;
     const found = this.catalog.peekLookup(site, slug);
-    if (!found || found.kind !== 'dashboard' || found.dashboard.visibility !== 'public') return undefined;
+    if (!found || found.kind !== 'dashboard') return undefined;
+    const cookie = shareCookie?.(slug) ?? null;
+    let manifest = found.manifest;
+    let shareLinkId: string | undefined;
+    if (cookie !== null) {
+      const grant = this.shares.peekGrant(cookie, found.dashboard.id);
+      if (!grant) return undefined;
+      const pinned = grant.pinnedVersionId === null ? manifest : this.catalog.peekPinned(found.dashboard.id, grant.pinnedVersionId);
+      if (!pinned) return undefined;
+      manifest = pinned;
+      shareLinkId = grant.linkId;
+    } else if (found.dashboard.visibility !== 'public') return undefined;
     const name = filename || DEFAULT_FILENAME;
-    if (!Object.hasOwn(found.manifest, name)) return undefined;
-    const entry = found.manifest[name]!;
+    if (!Object.hasOwn(manifest, name)) return undefined;
+    const entry = manifest[name]!;
     const file = this.catalog.peekFile(entry.sha256);
     if (!file) return undefined;
     return {
@@ -131,9 +171,10 @@ export class ServeDashboard {
       body: file.body,
       etag: file.etag,
       contentType: entry.contentType,
-      visibility: 'public',
+      visibility: shareLinkId === undefined ? 'public' : 'private',
       dashboardId: found.dashboard.id,
       page: name === DEFAULT_FILENAME,
+      ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
   }
 

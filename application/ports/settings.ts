@@ -22,7 +22,10 @@ export interface Settings {
   redisUrl: string | null;
   dataDir: string;
   secretKey: string | null;
+  /** SERVICE_NAME: the MCP server identity, its resource URI scheme and the name clients give the server (the spec's `service`). */
   serviceName: string;
+  /** SERVICE_DISPLAY_NAME: the product's name on every page the service renders (default `dashpub`). */
+  serviceDisplayName: string;
   allowSignup: boolean;
   /**
    * ALLOW_PRIVATE_WAREHOUSES: may warehouse connections reach loopback, private, link-local and other

@@ -12,12 +12,13 @@ import {
   type ShareLink,
   type ShareLinkStatus,
 } from '../../domain/share-links.js';
-import type { OperatorSelector } from '../dashboards/operator-target.js';
+import type { OperatorSelector } from '../operator-target.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { PasswordHasher } from '../ports/password-hasher.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
 import { ShareLinkStore } from '../ports/share-link-store.js';
+import { ShareAccess } from './share-access.js';
 import { SharingTargets, type SharedDashboard, type SharingActor } from './sharing-targets.js';
 
 /** Whose dashboard: the web app names the owner by its path segment, the CLI by `--owner` or `--workspace`. */
@@ -60,6 +61,7 @@ export class ManageShareLinks {
     @inject(SecretTokens) private readonly tokens: SecretTokens,
     @inject(PasswordHasher) private readonly hasher: PasswordHasher,
     @inject(Clock) private readonly clock: Clock,
+    @inject(ShareAccess) private readonly access: ShareAccess,
   ) {}
 
   async create(actor: SharingActor, owner: OwnerNaming, slug: string, request: NewLinkRequest): Promise<CreatedShareLink> {
@@ -148,6 +150,7 @@ export class ManageShareLinks {
     const dashboard = link ? await this.dashboards.findDashboardById(link.dashboardId) : null;
     if (!link || !dashboard || !(await this.targets.mayManage(actor, dashboard))) throw noSuchShareLink();
     await apply(link);
+    this.access.forgetSessions();
     const after = (await this.links.findById(link.id)) ?? link;
     const subdomain = await this.targets.subdomainOf(dashboard);
     return { link: after, status: shareLinkStatus(after, this.clock.now()), subdomain, slug: dashboard.slug };

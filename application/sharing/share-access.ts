@@ -30,6 +30,19 @@ interface SessionEntry {
   expiresAt: Date;
 }
 
+/**
+ * A shared lookup and, once it settles, what it grants and until when, so the hot path can answer from it
+ * without awaiting or allocating.
+ */
+interface Remembered {
+  promise: Promise<SessionEntry | null>;
+  settled: boolean;
+  /** Null when the session is unknown or its link is paused. */
+  grant: ShareGrant | null;
+  /** The session's end or the link's expiry, whichever is first. */
+  endsAtMs: number;
+}
+
 const RATE_BUCKET = 'share_password';
 const SESSION_CACHE_TTL_MS = 60_000;
 
@@ -42,7 +55,7 @@ const SESSION_CACHE_TTL_MS = 60_000;
  */
 @injectable()
 export class ShareAccess {
-  private readonly sessions: BoundedCache<Promise<SessionEntry | null>>;
+  private readonly sessions: BoundedCache<Remembered>;
 
   constructor(
     @inject(ShareLinkStore) private readonly links: ShareLinkStore,
@@ -79,11 +92,25 @@ export class ShareAccess {
   async grant(cookie: string | null, dashboardId: string): Promise<ShareGrant | null> {
     if (cookie === null || !this.tokens.wellFormed(cookie)) return null;
     const now = this.clock.now();
-    const entry = await this.session(this.tokens.digest(cookie), now);
-    if (!entry || entry.expiresAt <= now) return null;
-    const { link } = entry;
-    if (link.dashboardId !== dashboardId || shareLinkStatus(link, now) !== 'active') return null;
-    return { linkId: link.id, dashboardId, pinnedVersionId: link.pinnedVersionId };
+    return grantOf(await this.session(this.tokens.digest(cookie), now), dashboardId, now);
+  }
+
+  /**
+   * `grant` from memory without waiting, for the hot path: undefined when the session is not remembered
+   * (or still loading), which means "ask `grant`", never "no".
+   */
+  peekGrant(cookie: string, dashboardId: string): ShareGrant | null | undefined {
+    if (!this.invalidations.live || !this.tokens.wellFormed(cookie)) return undefined;
+    const nowMs = this.clock.now().getTime();
+    const hit = this.sessions.get(this.tokens.digest(cookie), nowMs);
+    if (!hit?.settled) return undefined;
+    const { grant } = hit;
+    return grant !== null && grant.dashboardId === dashboardId && nowMs < hit.endsAtMs ? grant : null;
+  }
+
+  /** A link changed in this process: forget remembered lookups now (other processes hear the store's announcement). */
+  forgetSessions(): void {
+    this.sessions.clear();
   }
 
   purgeExpired(): Promise<void> {
@@ -94,11 +121,21 @@ export class ShareAccess {
     const nowMs = now.getTime();
     const remember = this.invalidations.live;
     const hit = remember ? this.sessions.get(hash, nowMs) : undefined;
-    if (hit) return hit;
+    if (hit) return hit.promise;
     const loading = this.links.findSession(hash, now);
     if (!remember) return loading;
-    this.sessions.set(hash, loading, nowMs);
-    loading.catch(() => this.sessions.delete(hash)); // the caller awaits `loading` and gets the error
+    const entry: Remembered = { promise: loading, settled: false, grant: null, endsAtMs: 0 };
+    this.sessions.set(hash, entry, nowMs);
+    loading.then(
+      (value) => {
+        if (value && !value.link.paused) {
+          entry.grant = { linkId: value.link.id, dashboardId: value.link.dashboardId, pinnedVersionId: value.link.pinnedVersionId };
+          entry.endsAtMs = Math.min(value.expiresAt.getTime(), value.link.expiresAt?.getTime() ?? Infinity);
+        }
+        entry.settled = true;
+      },
+      () => this.sessions.delete(hash), // the caller awaits `loading` and gets the error
+    );
     return loading;
   }
 
@@ -123,4 +160,12 @@ export class ShareAccess {
     await this.links.saveSession(this.tokens.digest(token), link.id, new Date(ends));
     return { kind: 'session', slug, token, maxAgeSeconds: Math.max(1, Math.floor((ends - now) / 1000)) };
   }
+}
+
+/** What a session grants on one dashboard now: nothing once the session or its link has ended. */
+function grantOf(entry: SessionEntry | null, dashboardId: string, now: Date): ShareGrant | null {
+  if (!entry || entry.expiresAt <= now) return null;
+  const { link } = entry;
+  if (link.dashboardId !== dashboardId || shareLinkStatus(link, now) !== 'active') return null;
+  return { linkId: link.id, dashboardId, pinnedVersionId: link.pinnedVersionId };
 }

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
-import { resolveOperatorTarget, type OperatorSelector } from '../dashboards/operator-target.js';
+import { resolveOperatorTarget, type OperatorSelector } from '../operator-target.js';
 
 /** Who manages sharing: a signed-in person in the web app, or the operator on the CLI. */
 export type SharingActor = { kind: 'person'; userId: string } | { kind: 'operator' };

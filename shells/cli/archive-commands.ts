@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ExportDashboards } from '../../application/dashboards/export-dashboards.js';
 import { ImportDashboards, type ImportReport } from '../../application/dashboards/import-dashboards.js';
-import type { OperatorSelector } from '../../application/dashboards/operator-target.js';
+import type { OperatorSelector } from '../../application/operator-target.js';
 import { openArchive, startArchive } from './archive-directory.js';
 import { action } from './context.js';
 import { print } from './output.js';

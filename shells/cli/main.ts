@@ -7,6 +7,8 @@ import { registerConnectionCommands } from './connection-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerGrantCommands } from './grant-commands.js';
 import { registerClientKitCommands } from './client-kit-commands.js';
+import { registerShareCommands } from './share-commands.js';
+import { registerEmbedCommands } from './embed-commands.js';
 
 const program = new Command('dashpub')
   .description('dashpub: publish dashboards from AI clients over MCP')
@@ -23,5 +25,7 @@ registerDashboardCommands(program);
 registerConnectionCommands(program);
 registerGrantCommands(program);
 registerClientKitCommands(program);
+registerShareCommands(program);
+registerEmbedCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,3 +1,4 @@
+import { loggedPath } from './logged-path.js';
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Settings } from '../../application/ports/settings.js';
@@ -70,7 +71,7 @@ export function observeRequests(handler: ClassifiedHandler, settings: Settings, 
       if (surface === 'dashboards') telemetry.dashboardServed(status);
       const level = status >= 500 ? 'warn' : surface === 'dashboards' ? 'debug' : 'info';
       if (!log.isLevelEnabled(level)) return;
-      const line = { reqId, surface, method: req.method, path: (req.url ?? '').split('?', 1)[0], status, ms: Math.round(seconds * 1000) };
+      const line = { reqId, surface, method: req.method, path: loggedPath(req.url), status, ms: Math.round(seconds * 1000) };
       log[level](line, status >= 500 ? 'request answered with a server error' : 'request');
     });
     handler(req, res, host, head, { reqId });

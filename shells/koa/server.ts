@@ -1,3 +1,4 @@
+import { loggedPath } from './logged-path.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -53,7 +54,7 @@ export function createKoaApp(container: Container, settings: Settings, logger: L
   // Koa's own, none for a 404 or an error meant for the client (`expose`).
   koa.on('error', (err: { status?: number; expose?: boolean }, ctx?: Koa.Context) => {
     if (err?.status === 404 || err?.expose) return;
-    logger.error({ err, surface: ctx?.state.surface, path: ctx?.path }, 'request failed');
+    logger.error({ err, surface: ctx?.state.surface, path: loggedPath(ctx?.path) }, 'request failed');
   });
   return koa;
 }

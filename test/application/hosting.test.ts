@@ -9,6 +9,12 @@ import { ServeDashboard, type HostingOutcome, type HostingRequest } from '../../
 import { ServedFiles } from '../../application/hosting/served-files.js';
 import { LiveFiles } from '../../application/refresh/live-files.js';
 import { MemoryRefreshStateStore } from '../../adapters/memory/memory-refresh-state-store.js';
+import { MemoryShareLinkStore } from '../../adapters/memory/memory-share-link-store.js';
+import type { LinkViews, ShareLinkStore } from '../../application/ports/share-link-store.js';
+import { ShareAccess } from '../../application/sharing/share-access.js';
+import { NodeSecretTokens } from '../../adapters/crypto/node-secret-tokens.js';
+import { ScryptPasswordHasher } from '../../adapters/crypto/scrypt-password-hasher.js';
+import { MemoryRateLimiter } from '../../adapters/memory/memory-rate-limiter.js';
 import { ViewTally } from '../../application/hosting/view-tally.js';
 import { safeReturnPath, ViewerAccess } from '../../application/hosting/viewer-access.js';
 import type { DailyViews, ViewCounter } from '../../application/ports/view-counter.js';
@@ -52,7 +58,8 @@ describe('application: hosting (memory)', () => {
     viewers = new ViewerAccess(new MemoryViewerTickets(), clock, options);
     refreshState = new MemoryRefreshStateStore();
     const catalog = new HostingCatalog(store, accounts, new ServedFiles(store, new LiveFiles(refreshState)), clock, options);
-    serve = new ServeDashboard(catalog, viewers);
+    const shares = new ShareAccess(new MemoryShareLinkStore(), store, accounts, new NodeSecretTokens(), new ScryptPasswordHasher(), new MemoryRateLimiter(clock), clock);
+    serve = new ServeDashboard(catalog, viewers, shares);
   });
 
   async function sessionFor(userId: string, subdomain: string): Promise<string> {
@@ -307,7 +314,7 @@ describe('application: hosting view tally', () => {
   it('batches counts per dashboard and UTC day, with nothing about the viewer', async () => {
     const clock = new ManualClock(Date.parse('2026-03-01T23:59:59Z'));
     const counter = new MemoryViewCounter();
-    const tally = new ViewTally(counter, clock);
+    const tally = new ViewTally(counter, clock, new MemoryShareLinkStore());
     tally.record('d1');
     tally.record('d1');
     tally.record('d2');
@@ -336,7 +343,7 @@ describe('application: hosting view tally', () => {
       },
       daily: async () => [],
     };
-    const tally = new ViewTally(counter, new ManualClock());
+    const tally = new ViewTally(counter, new ManualClock(), new MemoryShareLinkStore());
     tally.record('d1');
     let failed = false;
     await tally.flush().catch(() => (failed = true));
@@ -345,5 +352,30 @@ describe('application: hosting view tally', () => {
     fail = false;
     await tally.flush();
     expect(written).to.deep.equal([[{ dashboardId: 'd1', day: '2026-03-01', views: 2 }]]);
+  });
+
+  it('counts views through a share link per link, with the last use, and keeps them when their write fails', async () => {
+    const clock = new ManualClock(Date.parse('2026-03-01T10:00:00Z'));
+    const written: LinkViews[][] = [];
+    let fail = true;
+    const links = {
+      addViews: async (counts: LinkViews[]) => {
+        if (fail) throw new Error('database down');
+        written.push(counts);
+      },
+    } as unknown as ShareLinkStore;
+    const counter = new MemoryViewCounter();
+    const tally = new ViewTally(counter, clock, links);
+    tally.record('d1', 'link-1');
+    clock.advance(5_000);
+    tally.record('d1', 'link-1');
+    tally.record('d1');
+    await tally.flush().catch(() => undefined);
+    // The dashboard's daily views were written; the link's are kept for the next flush.
+    expect(await counter.daily(['d1'])).to.deep.equal([{ dashboardId: 'd1', day: '2026-03-01', views: 3 }]);
+    fail = false;
+    await tally.flush();
+    expect(written).to.deep.equal([[{ linkId: 'link-1', views: 2, lastUsedAt: new Date('2026-03-01T10:00:05Z') }]]);
+    expect(await counter.daily(['d1'])).to.deep.equal([{ dashboardId: 'd1', day: '2026-03-01', views: 3 }]);
   });
 });

@@ -93,7 +93,7 @@ describe('e2e: private dashboard in a real browser', function () {
     expect(text).to.contain(
       'Dashboards on vera.dash.localhost:' + port + ' marked private are shown to the members of that account or workspace, or to someone with a share link. Sign in to continue.',
     );
-    expect(text).to.not.contain('diary').and.not.contain('Sign in to service');
+    expect(text).to.not.contain('diary').and.not.contain('to dashpub');
     await page.evaluate(axe.source);
     const found = (await page.evaluate(() =>
       (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),

@@ -12,7 +12,7 @@ export function hostRequest(
   port: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -29,7 +29,7 @@ export function hostRequest(
     );
     req.setTimeout(15_000, () => req.destroy(new Error(`request to ${host}${path} timed out`)));
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

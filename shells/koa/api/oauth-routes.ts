@@ -127,7 +127,7 @@ export function createOAuthRoutes(container: Container, settings: Settings, opti
       return;
     }
     // Client ID metadata document refusals arrive here too, as the outcome's text: told to the browser.
-    sendPage(ctx, 400, messagePage(settings.serviceName, { title: 'This authorization request cannot be used', message: outcome.message }));
+    sendPage(ctx, 400, messagePage(settings.serviceDisplayName, { title: 'This authorization request cannot be used', message: outcome.message }));
   });
 
   router.post('/token', async (ctx) => {
@@ -182,8 +182,8 @@ function answerFailure(ctx: Koa.Context, error: unknown, settings: Settings, opt
   const logFailure = () => options.logger?.error({ err: error }, FAILED_REQUEST[ctx.path] ?? 'OAuth request failed');
   if (ctx.path === '/authorize') {
     logFailure();
-    const message = 'The service could not start the authorization. Try again from your client.';
-    return sendPage(ctx, 500, messagePage(settings.serviceName, { title: 'Something went wrong', message }));
+    const message = `${settings.serviceDisplayName} could not start the authorization. Try again from your client.`;
+    return sendPage(ctx, 500, messagePage(settings.serviceDisplayName, { title: 'Something went wrong', message }));
   }
   if (isOAuthError(error)) return json(ctx, error.status, oauthErrorBody(error));
   if (isDomainError(error)) {

@@ -58,12 +58,12 @@ function appPages(container: Container, settings: Settings) {
   const grants = container.get(Grants);
   const upstream = container.get(OidcSignIn);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
-  const serviceName = settings.serviceName;
+  const displayName = settings.serviceDisplayName;
   const dashboardsAt = (name: string) => `${name}.${settings.dashboardDomain}`;
   // A sign-in that returns to the viewer round trip ends on a dashboards host.
   const dashboardOrigins = [`${settings.dashboardScheme}://*.${settings.dashboardDomain}`];
 
-  const page = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx), upstreamSignIn: upstream.providerName });
+  const page = (ctx: Koa.Context) => ({ displayName, csrf: security.csrfToken(ctx), upstreamSignIn: upstream.providerName });
   const signInFor = (ctx: Koa.Context, input: { returnTo: string; email?: string; error?: string }) =>
     signInPage(page(ctx), { ...input, signUpOpen: accounts.signUpOpen, privateHost: privateHostOf(input.returnTo, dashboardsAt) });
   const currentUser = (ctx: Koa.Context) => security.userId(ctx, sessions);
@@ -73,7 +73,7 @@ function appPages(container: Container, settings: Settings) {
   const postedForm = async (ctx: Koa.Context): Promise<FormFields | null> => {
     const fields = await readForm(ctx);
     if (security.checkPost(ctx, field(fields, 'csrf'))) return fields;
-    sendPage(ctx, 403, messagePage(serviceName, {
+    sendPage(ctx, 403, messagePage(displayName, {
       title: 'This form has expired',
       message: 'The page was open too long or came from somewhere else. Go back, reload the page and try again.',
       link: { href: '/', text: 'Start again' },
@@ -81,7 +81,7 @@ function appPages(container: Container, settings: Settings) {
     return null;
   };
 
-  return { settings, accounts, sessions, consent, signOut, grants, upstream, security, serviceName, dashboardsAt, dashboardOrigins, page, signInFor, currentUser, returnTarget, postedForm };
+  return { settings, accounts, sessions, consent, signOut, grants, upstream, security, displayName, dashboardsAt, dashboardOrigins, page, signInFor, currentUser, returnTarget, postedForm };
 }
 
 /** The home redirect, sign-in (with the upstream provider's, when configured) and sign-up. */
@@ -142,7 +142,7 @@ function signInRoutes(router: Router, { accounts, upstream, security, dashboardO
 }
 
 /** Sign-out, the account page and revoking a grant. */
-function accountRoutes(router: Router, { settings, accounts, signOut, grants, security, serviceName, dashboardsAt, page, currentUser, returnTarget, postedForm }: AppPages): void {
+function accountRoutes(router: Router, { settings, accounts, signOut, grants, security, displayName, dashboardsAt, page, currentUser, returnTarget, postedForm }: AppPages): void {
   router.post('/sign-out', async (ctx) => {
     const form = await postedForm(ctx);
     if (!form) return;
@@ -167,7 +167,7 @@ function accountRoutes(router: Router, { settings, accounts, signOut, grants, se
     const userId = await currentUser(ctx);
     if (!userId) return seeOther(ctx, '/sign-in?return_to=%2Faccount');
     onRefusal(ctx, (ctx, error, status) =>
-      sendPage(ctx, status, messagePage(serviceName, { title: 'Nothing to revoke', message: error.message, link: { href: '/account', text: 'Back to your account' } })),
+      sendPage(ctx, status, messagePage(displayName, { title: 'Nothing to revoke', message: error.message, link: { href: '/account', text: 'Back to your account' } })),
     );
     await grants.revokeOwn(userId, field(form, 'grant'));
     seeOther(ctx, '/account?revoked=1');
@@ -175,9 +175,9 @@ function accountRoutes(router: Router, { settings, accounts, signOut, grants, se
 }
 
 /** The consent screen of the OAuth authorization flow. */
-function consentRoutes(router: Router, { accounts, consent, serviceName, dashboardsAt, page, currentUser, postedForm }: AppPages): void {
+function consentRoutes(router: Router, { accounts, consent, displayName, dashboardsAt, page, currentUser, postedForm }: AppPages): void {
   const expiredRequest = (ctx: Koa.Context, error: DomainError, status: number) =>
-    sendPage(ctx, status, messagePage(serviceName, { title: 'Authorization request not found', message: error.message }));
+    sendPage(ctx, status, messagePage(displayName, { title: 'Authorization request not found', message: error.message }));
 
   const showConsent = async (ctx: Koa.Context, requestHandle: string, status = 200, error?: string) => {
     const view = await consent.describe(requestHandle, await currentUser(ctx));
@@ -213,15 +213,15 @@ function consentRoutes(router: Router, { accounts, consent, serviceName, dashboa
 }
 
 /** The app host's one catch: refusals draw their page, anything else is logged and answers 500. */
-function appHost(routes: Koa.Middleware, { serviceName, security }: AppPages, options: AppSurfaceOptions): Koa.Middleware {
+function appHost(routes: Koa.Middleware, { displayName, security }: AppPages, options: AppSurfaceOptions): Koa.Middleware {
   const fallback = options.extra;
   const notFound = (ctx: Koa.Context) =>
-    sendPage(ctx, 404, messagePage(serviceName, { title: 'Page not found', message: 'There is nothing at this address.', link: { href: '/', text: 'Go to your account' } }));
+    sendPage(ctx, 404, messagePage(displayName, { title: 'Page not found', message: 'There is nothing at this address.', link: { href: '/', text: 'Go to your account' } }));
   const refused = (ctx: Koa.Context, error: DomainError, status: number) =>
-    sendPage(ctx, status, messagePage(serviceName, { title: 'This cannot be done', message: error.message, link: { href: '/', text: 'Go to your account' } }));
+    sendPage(ctx, status, messagePage(displayName, { title: 'This cannot be done', message: error.message, link: { href: '/', text: 'Go to your account' } }));
   const failed = (ctx: Koa.Context, error: unknown) => {
     options.logger?.error({ err: error, path: ctx.path }, 'web app request failed');
-    sendPage(ctx, 500, messagePage(serviceName, { title: 'Something went wrong', message: 'The service could not complete this request. Please try again in a moment.' }));
+    sendPage(ctx, 500, messagePage(displayName, { title: 'Something went wrong', message: `${displayName} could not complete this request. Please try again in a moment.` }));
   };
 
   // The last step never calls next: the app host owns every path it is given.
@@ -234,7 +234,7 @@ function appHost(routes: Koa.Middleware, { serviceName, security }: AppPages, op
       });
     } catch (error) {
       if (error instanceof BodyTooLarge) {
-        sendPage(ctx, 413, messagePage(serviceName, { title: 'Too much data', message: 'The form sent more data than this page accepts.' }));
+        sendPage(ctx, 413, messagePage(displayName, { title: 'Too much data', message: 'The form sent more data than this page accepts.' }));
         return;
       }
       if (!isDomainError(error)) return failed(ctx, error);

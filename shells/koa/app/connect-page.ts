@@ -97,12 +97,12 @@ ${section(
 )}`;
 }
 
-export function connectPage(input: { serviceName: string; setup: ClientSetup }): string {
+export function connectPage(input: { displayName: string; setup: ClientSetup }): string {
   const { setup } = input;
   const name = setup.serverName;
   const serverName = html`<code>${name}</code>`;
   const body = html`<h1>Connect an AI client</h1>
-<p class="muted">Add ${input.serviceName} to any assistant that speaks MCP. There is no key to copy: the client sends you here to sign in once.</p>
+<p class="muted">Add ${input.displayName} to any assistant that speaks MCP. There is no key to copy: the client sends you here to sign in once.</p>
 <dl>
 <div><dt>MCP URL</dt><dd><code id="mcp-url">${setup.mcpUrl}</code></dd></div>
 <div><dt>Server name</dt><dd>${serverName}<p class="note">Tools then show as <code>${setup.toolPrefix}&lt;tool&gt;</code>${setup.pluginProblem ? null : html`, or <code>${setup.pluginToolPrefix}&lt;tool&gt;</code> through the Claude Code plugin`}.</p></dd></div>
@@ -110,12 +110,12 @@ export function connectPage(input: { serviceName: string; setup: ClientSetup }):
 <section aria-labelledby="expect"><h2 id="expect">What to expect</h2>
 <ol>
 <li>Add the server with one of the setups below and use it (or press the client's Connect or Authenticate).</li>
-<li>Your browser opens this service's consent screen (<code>${setup.consentUrl}</code>), which names the client and where it sends you back.</li>
+<li>Your browser opens the consent screen of ${input.displayName} (<code>${setup.consentUrl}</code>), which names the client and where it sends you back.</li>
 <li>Sign in, choose your personal account or one workspace, and press <strong>Allow access</strong>. The client can act only on what you choose.</li>
 <li>The client lists the tools. It renews its access by itself; you can revoke it at any time on your <a href="/account">account page</a>.</li>
 </ol></section>
 ${clientSections(setup)}
 <footer class="note"><a href="/account">Your account</a> · <a href="/sign-in">Sign in</a></footer>
 <script>${new Html(COPY_SCRIPT)}</script>`;
-  return layout({ title: 'Connect an AI client', serviceName: input.serviceName, body, wide: true });
+  return layout({ title: 'Connect an AI client', displayName: input.displayName, body, wide: true });
 }

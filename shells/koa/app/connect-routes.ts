@@ -16,7 +16,7 @@ export function createConnectRoutes(settings: Settings): Router {
   const router = new Router();
   const setup = clientSetup(settings);
   // Both answers depend on settings only, so they are made once.
-  const page = connectPage({ serviceName: settings.serviceName, setup });
+  const page = connectPage({ displayName: settings.serviceDisplayName, setup });
   // No kit when SERVICE_NAME cannot name a plugin: the page then leaves the plugin out, the download is a 404.
   const kit = setup.pluginProblem ? null : Buffer.from(clientKitZip(settings));
   const kitFile = `${kitDirectoryName(settings)}.zip`;

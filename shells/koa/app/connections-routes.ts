@@ -50,14 +50,14 @@ ${list.length ? html`<table><thead><tr><th>Label</th><th>Scope</th><th>Status</t
 <label>Scope <select name="workspace"><option value="">Personal</option>${workspaces.map((w) => html`<option value="${w.workspace.id}">${w.workspace.name}</option>`)}</select></label>
 <div class="actions"><button type="submit">Add and test</button></div></form>
 <p class="small"><a href="/account">Back to your account</a></p>`;
-    send(ctx, status, layout({ title: 'Warehouse connections', serviceName: settings.serviceName, body, wide: true }));
+    send(ctx, status, layout({ title: 'Warehouse connections', displayName: settings.serviceDisplayName, body, wide: true }));
   };
 
   /** A POST from this page by a signed-in user, or null with the response already set. */
   const posted = async (ctx: Koa.Context): Promise<{ userId: string; form: Record<string, string | string[]> } | null> => {
     const form = await readForm(ctx);
     if (!security.checkPost(ctx, field(form, 'csrf'))) {
-      send(ctx, 403, layout({ title: 'This form has expired', serviceName: settings.serviceName, body: html`<h1>This form has expired</h1><p>Reload the page and try again.</p>` }));
+      send(ctx, 403, layout({ title: 'This form has expired', displayName: settings.serviceDisplayName, body: html`<h1>This form has expired</h1><p>Reload the page and try again.</p>` }));
       return null;
     }
     const userId = await currentUser(ctx);

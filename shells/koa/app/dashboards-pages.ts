@@ -1,6 +1,7 @@
 import type { DashboardDetail, OwnerChoice, OwnerPage } from '../../../application/dashboards/owner-dashboards.js';
 import type { UrlSettings } from '../../../domain/urls.js';
 import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type VersionJson } from '../../presenters/dashboards/dashboard-presenters.js';
+import type { EmbedOnce } from './embed-section.js';
 import { html, layout, type Html } from './html.js';
 import { viewsChart } from './views-chart.js';
 
@@ -12,7 +13,8 @@ import { viewsChart } from './views-chart.js';
 export const DASHBOARDS_PATH = '/dashboards';
 
 export interface Chrome {
-  serviceName: string;
+  /** The product's name on every page (SERVICE_DISPLAY_NAME). */
+  displayName: string;
   csrf: string;
 }
 
@@ -23,16 +25,16 @@ export interface Problem {
   message: string;
 }
 
-const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 const enc = encodeURIComponent;
 export const dashboardPath = (owner: string, slug: string) => `${DASHBOARDS_PATH}/${enc(owner)}/${enc(slug)}`;
 export const ownerListPath = (owner: string) => `${DASHBOARDS_PATH}?owner=${enc(owner)}`;
 
 /** A user-chosen value cut to one line with an ellipsis; the whole text stays in its title. */
-const clipped = (text: string, extraClass = '') => html`<span class="clip${extraClass}" title="${text}">${text}</span>`;
+export const clipped = (text: string, extraClass = '') => html`<span class="clip${extraClass}" title="${text}">${text}</span>`;
 const tagBadges = (tags: string[]) => tags.map((t) => html`${clipped(t, ' badge tag')} `);
 
-const when = (date: Date | string) => new Date(date).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+export const when = (date: Date | string) => new Date(date).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 function topNav(current: 'dashboards' | 'account'): Html {
   const mark = (page: string) => (page === current ? html` aria-current="page"` : null);
@@ -40,7 +42,7 @@ function topNav(current: 'dashboards' | 'account'): Html {
 }
 
 /** An inline refusal under a field; the field points at it with aria-describedby. */
-function fieldError(problem: Problem | undefined, form: string, field: string): { attrs: Html | null; note: Html | null } {
+export function fieldError(problem: Problem | undefined, form: string, field: string): { attrs: Html | null; note: Html | null } {
   if (!problem || problem.form !== form || (problem.field ?? '') !== field) return { attrs: null, note: null };
   const id = `${form}-${field || 'form'}-error`.replace(/[^a-z0-9_-]/gi, '-');
   return { attrs: html` aria-invalid="true" aria-describedby="${id}"`, note: html`<p class="field-error" id="${id}" role="alert">${problem.message}</p>` };
@@ -54,7 +56,7 @@ function ownerSwitcher(owners: OwnerChoice[], current: string): Html {
   )}</ul></nav>`;
 }
 
-const option = (value: string, label: string, selected: string | undefined) =>
+export const option = (value: string, label: string, selected: string | undefined) =>
   html`<option value="${value}"${value === (selected ?? '') ? html` selected` : null}>${label}</option>`;
 
 function runBadge(run: { outcome: string; startedAt: Date } | null): Html {
@@ -101,7 +103,7 @@ ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : nul
 <div><label for="kind">Kind</label><select id="kind" name="kind">${option('', 'Any', input.kind)}${option('static', 'Static', input.kind)}${option('refreshable', 'Refreshable', input.kind)}</select></div>
 <div><button type="submit">Filter</button></div></form>
 ${table}${pager}`;
-  return layout({ title: 'Dashboards', serviceName: chrome.serviceName, body, full: true });
+  return layout({ title: 'Dashboards', displayName: chrome.displayName, body, full: true });
 }
 
 const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1_048_576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1_048_576).toFixed(1)} MiB`);
@@ -137,6 +139,12 @@ export interface DetailInput {
   problem?: Problem;
   /** What the person typed, shown again beside a refusal. */
   values?: Record<string, string>;
+  /** The Share section (share-section.ts), drawn by the route with the links it may show. */
+  share?: Html;
+  /** A new embed secret or a test URL, shown on this answer only. */
+  embed?: EmbedOnce;
+  /** The embed settings (shells/koa/app/embed-section.ts), for a person who manages the dashboard's sharing. */
+  embedSection?: Html | null;
 }
 
 export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInput = {}): string {
@@ -188,13 +196,15 @@ ${meta}
 <h2>Views</h2>${viewsChart(detail.dailyViews)}
 ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
+${input.share ?? null}
+${input.embedSection ?? null}
 <h2>Files</h2>${filesTable(d.files)}
 <h2>Name, tags and visibility</h2>${settings}
 <h2>Rename</h2>${rename}
 <h2>Delete</h2><p class="muted">Removes the dashboard with all its versions and old addresses.</p><p><a href="${path}/delete">Delete ${d.slug}…</a></p>`;
   // While a refresh is queued or running, the page reloads itself (without the notice) until the run is listed.
   const reload = d.refreshable && detail.refresh.pending ? { seconds: PENDING_RELOAD_SECONDS, url: path } : undefined;
-  return layout({ title: d.name, serviceName: chrome.serviceName, body, full: true, reload });
+  return layout({ title: d.name, displayName: chrome.displayName, body, full: true, reload });
 }
 
 const PENDING_RELOAD_SECONDS = 3;
@@ -271,7 +281,7 @@ export function versionPage(
 <div><dt>Files</dt><dd>${v.files.map((f) => html`<a class="mono" href="${fileUrl(f.filename)}">${f.filename}</a> <span class="note">${bytes(f.size)}</span><br>`)}</dd></div></dl>
 <h2>Preview</h2><iframe class="preview" src="${fileUrl(input.filename)}" title="Preview of version ${v.seq}: ${input.filename}" sandbox="allow-scripts"></iframe>
 <h2>Restore</h2>${restore}`;
-  return layout({ title: `Version ${v.seq} of ${input.name}`, serviceName: chrome.serviceName, body, full: true });
+  return layout({ title: `Version ${v.seq} of ${input.name}`, displayName: chrome.displayName, body, full: true });
 }
 
 /** What a delete takes besides the dashboard, read naturally for none, one and many earlier versions. */
@@ -288,5 +298,5 @@ export function deletePage(chrome: Chrome, input: { owner: OwnerChoice; name: st
 <label class="field" for="confirm">Type <code>${input.slug}</code> to confirm</label>
 <input id="confirm" name="confirm" type="text" required autocomplete="off" value="${input.typed ?? ''}"${err.attrs}>${err.note}
 <div class="actions"><a href="${path}">Cancel</a><button class="danger" type="submit">Delete ${input.slug}</button></div></form>`;
-  return layout({ title: `Delete ${input.slug}`, serviceName: chrome.serviceName, body, wide: true });
+  return layout({ title: `Delete ${input.slug}`, displayName: chrome.displayName, body, wide: true });
 }

@@ -13,6 +13,8 @@ import { contentSecurityPolicy } from './html.js';
 import { messagePage } from './pages.js';
 import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
+import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
+import { embedPanel, embedRoutes } from './embed-routes.js';
 import {
   DASHBOARDS_PATH,
   dashboardPath,
@@ -22,18 +24,22 @@ import {
   listPage,
   ownerListPath,
   versionPage,
-  type DetailInput,
+  type DetailView,
   type Problem,
 } from './dashboards-pages.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Saved.',
+  'embed-on': 'Embedding is on.',
+  'embed-off': 'Embedding is off: every embed URL of this dashboard stopped working.',
+  'embed-origins': 'Allowed origins saved.',
   restored: 'Restored: that version is now the current one, and the version it replaced is kept as a snapshot.',
   named: 'Version named: it is kept until you remove its name.',
   unnamed: 'Name removed: the version can be pruned again.',
   schedule: 'Schedule saved.',
   queued: 'Refresh queued. Its outcome appears under "Last runs" when it finishes.',
   folded: 'A refresh of this dashboard was already waiting; this request was folded into it.',
+  ...SHARE_NOTICES,
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -58,6 +64,8 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   versionRoutes(router, pages);
   actionRoutes(router, pages);
   deleteRoutes(router, pages);
+  shareLinksRoutes(router, container, settings, pages);
+  embedRoutes(router, pages, container, settings);
   return router;
 }
 
@@ -68,13 +76,13 @@ function dashboardsPages(container: Container, settings: Settings) {
   const owners = container.get(OwnerDashboards);
   const sessions = container.get(WebSessionService);
   const security = new WebSecurity(settings, container.get<SecretTokens>(SecretTokens));
-  const serviceName = settings.serviceName;
+  const displayName = settings.serviceDisplayName;
   const dashboardFrames = `${settings.dashboardScheme}://*.${settings.dashboardDomain}`;
 
-  const chrome = (ctx: Koa.Context) => ({ serviceName, csrf: security.csrfToken(ctx) });
+  const chrome = (ctx: Koa.Context) => ({ displayName, csrf: security.csrfToken(ctx) });
   const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
   const notFound = (ctx: Koa.Context) =>
-    sendPage(ctx, 404, messagePage(serviceName, { title: 'Dashboard not found', message: 'There is no dashboard at this address, or it is not yours to see.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+    sendPage(ctx, 404, messagePage(displayName, { title: 'Dashboard not found', message: 'There is no dashboard at this address, or it is not yours to see.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
   /** A page that frames something: the app's policy plus the one frame source it needs. */
   const sendFramingPage = (ctx: Koa.Context, status: number, body: string, frameSource: string) => {
     sendPage(ctx, status, body);
@@ -91,25 +99,26 @@ function dashboardsPages(container: Container, settings: Settings) {
   const unreachable: RefusalPage = (ctx, error, status) =>
     status === 404
       ? notFound(ctx)
-      : sendPage(ctx, status, messagePage(serviceName, { title: 'This cannot be done', message: error.message, link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+      : sendPage(ctx, status, messagePage(displayName, { title: 'This cannot be done', message: error.message, link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
   /** For an address naming a version or file: one that cannot name anything (400) leads nowhere either. */
   const unreachableAddress: RefusalPage = (ctx, error, status) => unreachable(ctx, error, status === 400 ? 404 : status);
 
   /** The dashboard's page; a refusal while reading it is `unreachable`. */
-  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: DetailInput) => {
+  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: ShareDetailInput) => {
     onRefusal(ctx, unreachable, 'owned');
     const detail = await owners.detail(userId, owner, slug);
     if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
     const problem = input.problem;
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), detailView(settings, detail), input), dashboardFrames);
+    const view = detailView(settings, detail);
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await sharingSections(container, userId, owner, view, chrome(ctx).csrf, input)) }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
   const checkedPost = (ctx: Koa.Context, form: FormFields) => {
     if (security.checkPost(ctx, field(form, 'csrf'))) return true;
-    sendPage(ctx, 403, messagePage(serviceName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
+    sendPage(ctx, 403, messagePage(displayName, { title: 'This form has expired', message: 'Reload the page and try again.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
     return false;
   };
 
@@ -122,6 +131,11 @@ function dashboardsPages(container: Container, settings: Settings) {
   });
 
   return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
+}
+
+/** The Share section and the embed settings, each only for a person who manages the dashboard's sharing. */
+async function sharingSections(container: Container, userId: string, owner: string, view: DetailView, csrf: string, input: ShareDetailInput) {
+  return { share: await shareSectionOf(container, userId, view, csrf, input), embedSection: await embedPanel(container).section(userId, owner, view.dashboard.slug, csrf, input) };
 }
 
 /** The list of dashboards and each dashboard's page. */

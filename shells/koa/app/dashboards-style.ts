@@ -42,6 +42,11 @@ figure.chart .axis{display:flex;justify-content:space-between;font-size:.8rem;co
 figcaption{font-size:.85rem;color:var(--muted)}
 button.danger{background:var(--bad);border-color:var(--bad);color:var(--card)}
 a.back{display:inline-block;margin-bottom:.6rem;font-size:.9rem}
+input[type=date]{width:100%;font:inherit;padding:.5rem .7rem;border:1px solid var(--line);border-radius:8px;background:var(--soft);color:var(--fg)}
+.created{border:1px solid var(--ok);border-radius:8px;padding:.6rem .8rem;margin:1rem 0}
+.created label.field{margin-top:.5rem}
+td.share-actions{white-space:nowrap}
+td.share-actions button{padding:.3rem .7rem;font-size:.85rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:720px){form.filters{grid-template-columns:1fr 1fr}form.filters .wide-field{grid-column:1 / -1}.grid2{grid-template-columns:1fr}
 .card{padding:1.1rem}main.full{margin-top:1rem}iframe.preview{height:20rem}

@@ -107,13 +107,13 @@ export function contentSecurityPolicy(formTargets: string[] = []): string {
  * `wide` for tables, `full` for the dashboards pages' many-column lists; `reload` makes the page load
  * `url` again after `seconds` without script (a meta refresh, which the CSP does not govern).
  */
-export function layout(input: { title: string; serviceName: string; body: Html; wide?: boolean; full?: boolean; reload?: { seconds: number; url: string } }): string {
+export function layout(input: { title: string; displayName: string; body: Html; wide?: boolean; full?: boolean; reload?: { seconds: number; url: string } }): string {
   return (
     '<!doctype html>\n' +
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><meta name="referrer" content="same-origin">${input.reload ? html`<meta http-equiv="refresh" content="${String(input.reload.seconds)};url=${input.reload.url}">` : null}<title>${input.title} · ${input.serviceName}</title>
+<meta name="robots" content="noindex"><meta name="referrer" content="same-origin">${input.reload ? html`<meta http-equiv="refresh" content="${String(input.reload.seconds)};url=${input.reload.url}">` : null}<title>${input.title} · ${input.displayName}</title>
 <style>${new Html(STYLE)}</style></head>
-<body><main${new Html(input.full ? ' class="full"' : input.wide ? ' class="wide"' : '')}><div class="brand"><span class="mark"></span>${input.serviceName}</div>
+<body><main${new Html(input.full ? ' class="full"' : input.wide ? ' class="wide"' : '')}><div class="brand"><span class="mark"></span>${input.displayName}</div>
 <div class="card">${input.body}</div></main></body></html>
 `.value
   );

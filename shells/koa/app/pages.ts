@@ -8,7 +8,8 @@ import { html, layout, type Html } from './html.js';
 /** The web app's pages. No script: every action is a plain form POST carrying the CSRF token. */
 
 export interface PageContext {
-  serviceName: string;
+  /** The product's name on every page (SERVICE_DISPLAY_NAME). */
+  displayName: string;
   csrf: string;
   /** The upstream provider's name when its sign-in is offered (OIDC_NAME), else null or absent. */
   upstreamSignIn?: string | null;
@@ -48,19 +49,19 @@ export function signInPage(
 ): string {
   const heading = input.privateHost
     ? html`<h1>This dashboard is private</h1><p class="muted">Dashboards on <strong>${input.privateHost}</strong> marked private are shown to the members of that account or workspace, or to someone with a share link. Sign in to continue.</p>`
-    : html`<h1>Sign in</h1><p class="muted">to ${ctx.serviceName}</p>`;
+    : html`<h1>Sign in</h1><p class="muted">to ${ctx.displayName}</p>`;
   const connect = input.privateHost ? null : html`
 <p class="muted small">Setting up an assistant? <a href="/connect">Connect an AI client</a></p>`;
   const body = html`${heading}${errorBox(input.error)}
 ${signInFields(ctx, input)}${signUpLink(input.signUpOpen, input.returnTo)}${connect}`;
-  return layout({ title: input.privateHost ? 'Sign in to a private dashboard' : 'Sign in', serviceName: ctx.serviceName, body });
+  return layout({ title: input.privateHost ? 'Sign in to a private dashboard' : 'Sign in', displayName: ctx.displayName, body });
 }
 
 export function signUpPage(ctx: PageContext, input: { returnTo: string; handle?: string; email?: string; error?: string; open: boolean }): string {
   const signIn = html`<p class="muted small spaced">Already have an account? <a href="/sign-in?return_to=${encodeURIComponent(input.returnTo)}">Sign in</a></p>`;
   if (!input.open) {
-    const body = html`<h1>Sign-up is closed</h1><p class="muted">Accounts on ${ctx.serviceName} are created by its operator. Ask them for one.</p>${signIn}`;
-    return layout({ title: 'Sign-up closed', serviceName: ctx.serviceName, body });
+    const body = html`<h1>Sign-up is closed</h1><p class="muted">Accounts on ${ctx.displayName} are created by its operator. Ask them for one.</p>${signIn}`;
+    return layout({ title: 'Sign-up closed', displayName: ctx.displayName, body });
   }
   const body = html`<h1>Create your account</h1><p class="muted">Your handle is the address of your dashboards.</p>${errorBox(input.error)}
 <form method="post" action="/sign-up">${csrfField(ctx.csrf)}<input type="hidden" name="return_to" value="${input.returnTo}">
@@ -74,7 +75,7 @@ export function signUpPage(ctx: PageContext, input: { returnTo: string; handle?:
 <p class="note">At least 10 characters.</p>
 <button class="primary full" type="submit">Create account</button>
 </form>${signIn}`;
-  return layout({ title: 'Create your account', serviceName: ctx.serviceName, body });
+  return layout({ title: 'Create your account', displayName: ctx.displayName, body });
 }
 
 export function consentPage(
@@ -123,10 +124,10 @@ ${errorBox(input.error)}
 </form>`;
   }
   const body = html`<h1>Authorize ${client}</h1>
-${clientFrom}<p class="muted">${client} is asking to use your ${ctx.serviceName} dashboards.</p>
+${clientFrom}<p class="muted">${client} is asking to use your ${ctx.displayName} dashboards.</p>
 ${details}${decision}
 <footer class="note">You can revoke this access at any time on your <a href="/account">account page</a>.</footer>`;
-  return layout({ title: `Authorize ${client}`, serviceName: ctx.serviceName, body });
+  return layout({ title: `Authorize ${client}`, displayName: ctx.displayName, body });
 }
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
@@ -154,7 +155,7 @@ export function accountPage(
         (g) => html`<tr><td>${g.clientName ?? 'Unnamed client'}${clientHostNote(g.clientId)}</td><td>${g.lock === 'workspace' ? `Workspace ${g.workspace}` : g.lock === 'personal' ? 'Personal account' : 'Any (legacy)'}</td><td>${day(g.createdAt)}</td>
 <td><form method="post" action="/account/grants/revoke" class="inline">${csrfField(ctx.csrf)}<input type="hidden" name="grant" value="${g.id}"><button class="link" type="submit">Revoke</button></form></td></tr>`,
       )}</table>`
-    : html`<p class="muted">No client is connected. Add this service's MCP address to an AI client to connect one.</p>`;
+    : html`<p class="muted">No client is connected. Add the MCP address of ${ctx.displayName} to an AI client to connect one.</p>`;
   const grantRows = html`${grantList}<p class="small"><a href="/connect">Connect an AI client</a>: Claude Code, Claude Desktop, Cursor, VS Code, ChatGPT.</p>`;
   const body = html`<h1>@${user.handle}</h1>
 ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
@@ -169,10 +170,10 @@ ${input.notice ? html`<p class="badge ok">${input.notice}</p>` : null}
 <h2>Connected clients</h2>${grantRows}
 <h2>Warehouse connections</h2><p class="muted">PostgreSQL databases your refreshable dashboards query (pro plan). <a href="/connections">Manage connections</a></p>
 <form method="post" action="/sign-out">${csrfField(ctx.csrf)}<div class="actions"><button type="submit">Sign out</button></div></form>`;
-  return layout({ title: `@${user.handle}`, serviceName: ctx.serviceName, body, wide: true });
+  return layout({ title: `@${user.handle}`, displayName: ctx.displayName, body, wide: true });
 }
 
-export function messagePage(serviceName: string, input: { title: string; message: string; link?: { href: string; text: string } }): string {
+export function messagePage(displayName: string, input: { title: string; message: string; link?: { href: string; text: string } }): string {
   const body = html`<h1>${input.title}</h1><p class="muted">${input.message}</p>${input.link ? html`<p class="spaced"><a href="${input.link.href}">${input.link.text}</a></p>` : null}`;
-  return layout({ title: input.title, serviceName, body });
+  return layout({ title: input.title, displayName, body });
 }

@@ -4,8 +4,7 @@ import type Koa from 'koa';
 import { Settings } from '../../../application/ports/settings.js';
 import { sessionCookieName, WebSessions } from '../../../application/ports/web-sessions.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
-import { escapeHtml } from '../../../domain/html.js';
-import { SERVICE_PAGE_CSP } from '../dashboards/pages.js';
+import { badViewerLinkPage, SERVICE_PAGE_CSP } from '../dashboards/pages.js';
 import { AUTH_PATH, readCookie, VIEWER_SIGN_IN_PATH } from '../dashboards/viewer-cookies.js';
 import { onRefusal } from './refusals.js';
 
@@ -46,7 +45,7 @@ export function createViewerRoutes(deps: ViewerRoutesDeps): Router {
         ctx.status = status;
         ctx.set('Content-Security-Policy', SERVICE_PAGE_CSP);
         ctx.type = 'text/html; charset=utf-8';
-        ctx.body = `<!doctype html><title>Bad link</title><p>This dashboard sign-in link is not valid: ${escapeHtml(error.message)}.</p>\n`;
+        ctx.body = badViewerLinkPage(settings.serviceDisplayName, error.message);
       },
       'link',
     );

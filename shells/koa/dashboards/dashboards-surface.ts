@@ -4,15 +4,22 @@ import { Settings } from '../../../application/ports/settings.js';
 import { ServeDashboard, type HostingOutcome, type Moved } from '../../../application/hosting/serve-dashboard.js';
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
+import { ShareAccess } from '../../../application/sharing/share-access.js';
+import { EmbedAccess } from '../../../application/hosting/embed-access.js';
+import { EMBED_PATH_PREFIX } from '../../../domain/embeds.js';
+import { publicFramePolicy, serveEmbed } from './embed-route.js';
 import { listingRows, movedLocation } from '../../presenters/hosting/hosting-presenters.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
-import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
+import { SHARE_PREFIX, shareRoute } from './share-routes.js';
+import { AUTH_PATH, clearPlantedCookies, cookieNames, readCookie, serializeCookie, shareCookieName, VIEWER_SIGN_IN_PATH } from './viewer-cookies.js';
 
 export interface DashboardsSurfaceDeps {
   settings: Settings;
   serve: ServeDashboard;
   viewers: ViewerAccess;
   views: ViewTally;
+  shares: ShareAccess;
+  embeds: EmbedAccess;
   /** Where unexpected failures go; the visitor only ever sees a plain 503 page. */
   onError?: (error: unknown) => void;
 }
@@ -84,7 +91,7 @@ function respondFile(ctx: Koa.Context, outcome: Extract<HostingOutcome, { kind: 
   ctx.set('ETag', outcome.etag);
   ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
   if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
-  if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId);
+  if (outcome.page && ctx.method === 'GET') views.record(outcome.dashboardId, outcome.shareLinkId);
   if (matchesEtag(ctx.get('if-none-match') || undefined, outcome.etag)) {
     ctx.status = 304;
     return;
@@ -98,7 +105,7 @@ function respondFile(ctx: Koa.Context, outcome: Extract<HostingOutcome, { kind: 
 function respondSignIn(ctx: Koa.Context, surface: Surface, returnPath: string, subdomain: string): void {
   const navigation = isTopLevelNavigation(ctx.method, { mode: ctx.get('sec-fetch-mode'), dest: ctx.get('sec-fetch-dest'), accept: ctx.get('accept') });
   if (!navigation) {
-    servicePage(ctx, 404, notFoundPage(), 'no-cache');
+    servicePage(ctx, 404, notFoundPage(surface.settings.serviceDisplayName), 'no-cache');
     return;
   }
   const state = surface.viewers.newState();
@@ -125,13 +132,13 @@ function respond(ctx: Koa.Context, surface: Surface, outcome: HostingOutcome, su
       if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
       return;
     case 'listing':
-      servicePage(ctx, 200, listingPage(outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
+      servicePage(ctx, 200, listingPage(settings.serviceDisplayName, outcome.subdomain, listingRows(settings, outcome.subdomain, outcome.dashboards)), 'no-cache');
       return;
     case 'sign_in':
       respondSignIn(ctx, surface, outcome.returnPath, subdomain);
       return;
     case 'not_found':
-      servicePage(ctx, 404, notFoundPage(), 'no-cache');
+      servicePage(ctx, 404, notFoundPage(settings.serviceDisplayName), 'no-cache');
       return;
   }
 }
@@ -143,7 +150,7 @@ async function exchangeTicket(ctx: Koa.Context, surface: Surface, subdomain: str
   ctx.set('Referrer-Policy', 'no-referrer');
   const session = await surface.viewers.exchange(subdomain, ctx.query.ticket, readCookie(ctx.get('cookie'), cookies.state));
   if (!session) {
-    servicePage(ctx, 400, signInFailedPage(returnPath), PRIVATE_CACHE);
+    servicePage(ctx, 400, signInFailedPage(surface.settings.serviceDisplayName, returnPath), PRIVATE_CACHE);
     return;
   }
   ctx.status = 302;
@@ -169,23 +176,31 @@ function refererPath(ctx: Koa.Context): string | null {
 }
 
 export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middleware {
-  const { settings, serve, viewers, views } = deps;
+  const { settings, serve, viewers, views, shares } = deps;
   const surface: Surface = { settings, viewers, views, cookies: cookieNames(settings.dashboardScheme) };
   const { cookies } = surface;
+  const framePolicy = publicFramePolicy(settings.appUrl);
   return async (ctx) => {
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', REFERRER_POLICY);
+    ctx.set('Content-Security-Policy', framePolicy); // private answers, service pages and embeds set their own
     // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
     clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    const sharing = ctx.path === SHARE_PREFIX || ctx.path.startsWith(`${SHARE_PREFIX}/`);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !(sharing && ctx.method === 'POST')) {
       ctx.status = 405;
-      ctx.set('Allow', 'GET, HEAD');
+      ctx.set('Allow', sharing ? 'GET, HEAD, POST' : 'GET, HEAD');
       return;
     }
     try {
+      if (ctx.path.startsWith(EMBED_PATH_PREFIX)) return await serveEmbed(ctx, { embeds: deps.embeds, views, displayName: settings.serviceDisplayName }, subdomain);
       if (ctx.path === AUTH_PATH) {
         await exchangeTicket(ctx, surface, subdomain);
+        return;
+      }
+      if (sharing) {
+        await shareRoute(ctx, { shares, cookies, displayName: settings.serviceDisplayName }, subdomain);
         return;
       }
       const outcome = await serve.execute({
@@ -194,11 +209,12 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
         query: ctx.querystring,
         viewerToken: () => readCookie(ctx.get('cookie'), cookies.viewer),
         refererPath: () => refererPath(ctx),
+        shareCookie: (slug) => readCookie(ctx.get('cookie'), shareCookieName(cookies, slug)),
       });
       respond(ctx, surface, outcome, subdomain);
     } catch (error) {
       deps.onError?.(error);
-      servicePage(ctx, 503, errorPage(), 'no-store');
+      servicePage(ctx, 503, errorPage(settings.serviceDisplayName), 'no-store');
     }
   };
 }
@@ -210,6 +226,8 @@ export function dashboardsSurfaceFrom(container: Container, onError?: (error: un
     serve: container.get(ServeDashboard),
     viewers: container.get(ViewerAccess),
     views: container.get(ViewTally),
+    shares: container.get(ShareAccess),
+    embeds: container.get(EmbedAccess),
     onError,
   });
 }

@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Container } from 'inversify';
+import { Settings } from '../../../application/ports/settings.js';
 import { ServeDashboard } from '../../../application/hosting/serve-dashboard.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
-import { matchesEtag, PUBLIC_CACHE, REFERRER_POLICY } from './dashboards-surface.js';
+import { matchesEtag, PRIVATE_CACHE, PRIVATE_FRAME_POLICY, PUBLIC_CACHE, REFERRER_POLICY } from './dashboards-surface.js';
+import { cookieNames, readCookie, shareCookieName, type CookieNames } from './viewer-cookies.js';
+import { publicFramePolicy } from './embed-route.js';
 import type { HostClass } from '../host-router.js';
 
 /**
@@ -18,8 +21,11 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse, host: HostCla
  * goes through Koa. Koa's per-request context costs about half the throughput on a 50 KB page.
  * The server calls it first, with the Host classification the request observer made: `if (!fastPath(req, res, host)) koaCallback(req, res)`.
  */
-export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: ViewTally }): FastPath {
-  const { serve, views } = deps;
+/** What a file let in by a share link adds: it is private to this origin, like a private dashboard's. */
+const PRIVATE_HEADERS = ['Cross-Origin-Resource-Policy', 'same-origin', 'Content-Security-Policy', PRIVATE_FRAME_POLICY, 'X-Frame-Options', 'SAMEORIGIN'];
+
+export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: ViewTally; cookies: CookieNames; framePolicy: string }): FastPath {
+  const { serve, views, cookies, framePolicy } = deps;
 
   return (req, res, host, head = []) => {
     const method = req.method;
@@ -28,24 +34,22 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     if (subdomain === undefined) return false;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    const file = serve.peek(subdomain, query < 0 ? url : url.slice(0, query));
+    const cookie = req.headers.cookie;
+    // A share cookie may let in a private dashboard or pin another version of this very page.
+    const shareCookie = cookie?.includes('dashpub_share_') ? (slug: string) => readCookie(cookie, shareCookieName(cookies, slug)) : undefined;
+    const file = serve.peek(subdomain, query < 0 ? url : url.slice(0, query), shareCookie);
     if (!file) return false;
-    if (file.page && method === 'GET') views.record(file.dashboardId);
+    if (file.page && method === 'GET') views.record(file.dashboardId, file.shareLinkId);
+    const shared = file.visibility !== 'public';
+    const common = ['ETag', file.etag, 'Cache-Control', shared ? PRIVATE_CACHE : PUBLIC_CACHE, 'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', REFERRER_POLICY];
+    common.push(...(shared ? PRIVATE_HEADERS : ['Content-Security-Policy', framePolicy]));
     const inm = req.headers['if-none-match'];
     if (inm !== undefined && matchesEtag(inm, file.etag)) {
-      res.writeHead(304, [...head, 'ETag', file.etag, 'Cache-Control', PUBLIC_CACHE, 'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', REFERRER_POLICY]);
+      res.writeHead(304, [...head, ...common]);
       res.end();
       return true;
     }
-    res.writeHead(200, [
-      ...head,
-      'Content-Type', file.contentType,
-      'Content-Length', String(file.body.byteLength),
-      'ETag', file.etag,
-      'Cache-Control', PUBLIC_CACHE,
-      'X-Content-Type-Options', 'nosniff',
-      'Referrer-Policy', REFERRER_POLICY,
-    ]);
+    res.writeHead(200, [...head, 'Content-Type', file.contentType, 'Content-Length', String(file.body.byteLength), ...common]);
     if (method === 'HEAD') res.end();
     else res.end(file.body);
     return true;
@@ -56,5 +60,7 @@ export function dashboardsFastPathFrom(container: Container): FastPath {
   return createDashboardsFastPath({
     serve: container.get(ServeDashboard),
     views: container.get(ViewTally),
+    cookies: cookieNames(container.get<Settings>(Settings).dashboardScheme),
+    framePolicy: publicFramePolicy(container.get<Settings>(Settings).appUrl),
   });
 }

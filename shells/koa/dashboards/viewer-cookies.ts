@@ -12,6 +12,12 @@ export interface CookieNames {
   secure: boolean;
 }
 
+/** The share session for one dashboard: one cookie per slug, so links to two dashboards on one host coexist. */
+export const shareCookieName = (names: CookieNames, slug: string) => `${names.secure ? '__Host-' : ''}dashpub_share_${slug}`;
+
+/** Holds a password-protected link's token while its password page is shown, so the token leaves the address bar. */
+export const sharePendingCookieName = (names: CookieNames) => `${names.secure ? '__Host-' : ''}dashpub_share_pending`;
+
 export function cookieNames(dashboardScheme: string): CookieNames {
   const secure = dashboardScheme === 'https';
   const prefix = secure ? '__Host-' : '';

@@ -4,6 +4,8 @@ import { RenameDashboard } from '../../../../application/dashboards/rename-dashb
 import { DeleteDashboard } from '../../../../application/dashboards/delete-dashboard.js';
 import { ListDashboards } from '../../../../application/dashboards/list-dashboards.js';
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
+import { ManageShareLinks } from '../../../../application/sharing/manage-share-links.js';
+import { subdomainOf } from '../../../../domain/scope.js';
 import { Settings } from '../../../../application/ports/settings.js';
 import type { Container } from 'inversify';
 import { ScopeResolver } from '../../../../application/scope-resolver.js';
@@ -18,6 +20,7 @@ import {
   renamedJson,
   updatedJson,
 } from '../../../presenters/dashboards/dashboard-presenters.js';
+import { shareLinksJson, shareLinksLines } from '../../../presenters/sharing/share-mention.js';
 import { dashboardSchema, object, READ } from './schemas.js';
 import { defineTool } from './definition.js';
 import { DashboardInput, GetInput, GetVersionInput, ListInput, PublishInput, RenameInput, UpdateInput } from './dashboard-inputs.js';
@@ -196,13 +199,17 @@ export const DASHBOARD_TOOLS = [
     guide: { group: 'Find and read', when: 'for one dashboard\'s URL, metadata and files; `include_body` reads the content before you edit it' },
     bind(container) {
       const get = container.get(GetDashboard);
+      const shares = container.get(ManageShareLinks);
       const settings = container.get<Settings>(Settings);
       return {
         _meta: viewOf(container),
         async call(principal, input) {
-          const r = foundJson(settings, await get.execute(principal, { ...refOf(input), ...bodyRequestOf(input) }));
+          const found = await get.execute(principal, { ...refOf(input), ...bodyRequestOf(input) });
+          const shareLinks = shareLinksJson(settings, subdomainOf(found.target), found.dashboard.slug, await shares.activeCount(found.dashboard));
+          const r = { ...foundJson(settings, found), share_links: shareLinks };
           const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
           if (r.alias_of) lines.push(`"${input.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
+          lines.push(...shareLinksLines(shareLinks));
           return answer(lines, r);
         },
       };

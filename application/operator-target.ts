@@ -1,6 +1,6 @@
-import { DomainError, invalid } from '../../domain/errors.js';
-import type { Target } from '../../domain/scope.js';
-import type { AccountStore } from '../ports/account-store.js';
+import { DomainError, invalid } from '../domain/errors.js';
+import type { Target } from '../domain/scope.js';
+import type { AccountStore } from './ports/account-store.js';
 
 /** How the operator names whose dashboards a CLI command acts on: `--owner <handle>` or `--workspace <slug>`. */
 export interface OperatorSelector {
