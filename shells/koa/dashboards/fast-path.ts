@@ -14,16 +14,16 @@ import type { HostClass } from '../host-router.js';
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse, host: HostClass, head?: readonly string[]) => boolean;
 
-/**
- * The dashboards host's hot path in front of Koa: a GET or HEAD of a public file whose site, dashboard
- * and bytes are already cached is answered straight from node:http, with exactly the headers the Koa
- * surface sends; everything else (misses, private, aliases, listings, 404s, `/_auth`) returns false and
- * goes through Koa. Koa's per-request context costs about half the throughput on a 50 KB page.
- * The server calls it first, with the Host classification the request observer made: `if (!fastPath(req, res, host)) koaCallback(req, res)`.
- */
 /** What a file let in by a share link adds: it is private to this origin, like a private dashboard's. */
 const PRIVATE_HEADERS = ['Cross-Origin-Resource-Policy', 'same-origin', 'Content-Security-Policy', PRIVATE_FRAME_POLICY, 'X-Frame-Options', 'SAMEORIGIN'];
 
+/**
+ * The dashboards host's hot path in front of Koa: a GET or HEAD of a public file, or of one a remembered
+ * share session grants, whose site, dashboard and bytes are already cached is answered straight from
+ * node:http, with exactly the headers the Koa surface sends; everything else (misses, private, aliases,
+ * listings, 404s, `/_auth`, `/_share`) returns false and goes through Koa. Koa's per-request context costs about half the throughput on a 50 KB page.
+ * The server calls it first, with the Host classification the request observer made: `if (!fastPath(req, res, host)) koaCallback(req, res)`.
+ */
 export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: ViewTally; cookies: CookieNames; framePolicy: string }): FastPath {
   const { serve, views, cookies, framePolicy } = deps;
 
