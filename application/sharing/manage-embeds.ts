@@ -6,8 +6,7 @@ import { Clock } from '../ports/clock.js';
 import { EmbedSigner } from '../ports/embed-signer.js';
 import { EmbedStore } from '../ports/embed-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
-import type { OwnerNaming } from './manage-share-links.js';
-import { SharingTargets, type SharedDashboard, type SharingActor } from './sharing-targets.js';
+import { SharingTargets, type OwnerNaming, type SharedDashboard, type SharingActor } from './sharing-targets.js';
 
 /** A dashboard's embedding as the web app and the CLI show it. */
 export interface EmbedState extends EmbedSettings {
@@ -57,13 +56,13 @@ export class ManageEmbeds {
   ) {}
 
   async status(actor: SharingActor, owner: OwnerNaming, slug: string): Promise<EmbedState> {
-    const shared = await this.target(actor, owner, slug);
+    const shared = await this.targets.forActor(actor, owner, slug);
     return this.state(shared, await this.store.settings(shared.dashboard.id));
   }
 
   /** Turns embedding on or off and/or edits the origins; turning it on makes the owner's secret if there is none (only then, so it is shown). */
   async configure(actor: SharingActor, owner: OwnerNaming, slug: string, change: { enabled?: boolean; origins?: OriginEdit }): Promise<EmbedChange> {
-    const shared = await this.target(actor, owner, slug);
+    const shared = await this.targets.forActor(actor, owner, slug);
     const before = await this.store.settings(shared.dashboard.id);
     const after: EmbedSettings = { enabled: change.enabled ?? before.enabled, origins: change.origins ? editOrigins(before.origins, change.origins) : before.origins };
     await this.store.saveSettings(shared.dashboard.id, after, this.clock.now());
@@ -82,7 +81,7 @@ export class ManageEmbeds {
 
   /** A URL valid for `lifetimeMs` (at most 30 days), signed with the owner's current secret. */
   async signedUrl(actor: SharingActor, owner: OwnerNaming, slug: string, lifetimeMs: number): Promise<SignedEmbed> {
-    const shared = await this.target(actor, owner, slug);
+    const shared = await this.targets.forActor(actor, owner, slug);
     const now = this.clock.now().getTime();
     const exp = embedExpiry(lifetimeMs, now);
     const settings = await this.store.settings(shared.dashboard.id);
@@ -106,7 +105,7 @@ export class ManageEmbeds {
 
   private async owner(actor: SharingActor, owner: OwnerNaming, slug?: string): Promise<{ ref: OwnerRef; subdomain: string }> {
     if (slug !== undefined) {
-      const shared = await this.target(actor, owner, slug);
+      const shared = await this.targets.forActor(actor, owner, slug);
       return { ref: shared.dashboard.owner, subdomain: shared.subdomain };
     }
     if (actor.kind !== 'operator' || 'ownerName' in owner) throw invalid('name the dashboard');
@@ -114,14 +113,6 @@ export class ManageEmbeds {
     return { ref: ownerOf(found.target), subdomain: found.subdomain };
   }
 
-  private target(actor: SharingActor, owner: OwnerNaming, slug: string): Promise<SharedDashboard> {
-    if (actor.kind === 'person') {
-      if (!('ownerName' in owner)) throw invalid('name the owner');
-      return this.targets.forPerson(actor.userId, owner.ownerName, slug);
-    }
-    if ('ownerName' in owner) throw invalid('pass exactly one of --owner <handle> or --workspace <slug>');
-    return this.targets.forOperator(owner, slug);
-  }
 }
 
 function editOrigins(origins: string[], edit: OriginEdit): string[] {

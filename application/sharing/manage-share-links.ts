@@ -12,17 +12,14 @@ import {
   type ShareLink,
   type ShareLinkStatus,
 } from '../../domain/share-links.js';
-import type { OperatorSelector } from '../operator-target.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { PasswordHasher } from '../ports/password-hasher.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
 import { ShareLinkStore } from '../ports/share-link-store.js';
 import { ShareAccess } from './share-access.js';
-import { SharingTargets, type SharedDashboard, type SharingActor } from './sharing-targets.js';
+import { SharingTargets, type OwnerNaming, type SharingActor } from './sharing-targets.js';
 
-/** Whose dashboard: the web app names the owner by its path segment, the CLI by `--owner` or `--workspace`. */
-export type OwnerNaming = { ownerName: string } | OperatorSelector;
 
 export interface NewLinkRequest {
   label?: string | null;
@@ -65,7 +62,7 @@ export class ManageShareLinks {
   ) {}
 
   async create(actor: SharingActor, owner: OwnerNaming, slug: string, request: NewLinkRequest): Promise<CreatedShareLink> {
-    const shared = await this.target(actor, owner, slug);
+    const shared = await this.targets.forActor(actor, owner, slug);
     const now = this.clock.now();
     const label = checkShareLabel(request.label);
     const password = checkSharePassword(request.password);
@@ -95,7 +92,7 @@ export class ManageShareLinks {
   /** One dashboard's links when `slug` is given, else every link of the owner (the CLI's `share list`). */
   async list(actor: SharingActor, owner: OwnerNaming, slug?: string): Promise<ListedShareLink[]> {
     if (slug !== undefined) {
-      const shared = await this.target(actor, owner, slug);
+      const shared = await this.targets.forActor(actor, owner, slug);
       return this.present(await this.links.list(shared.dashboard.owner, shared.dashboard.id), shared.subdomain);
     }
     if (actor.kind !== 'operator' || 'ownerName' in owner) throw invalid('name the dashboard');
@@ -122,14 +119,6 @@ export class ManageShareLinks {
     return (await this.links.list(dashboard.owner, dashboard.id)).filter((l) => shareLinkStatus(l, now) === 'active').length;
   }
 
-  private target(actor: SharingActor, owner: OwnerNaming, slug: string): Promise<SharedDashboard> {
-    if (actor.kind === 'person') {
-      if (!('ownerName' in owner)) throw invalid('name the owner');
-      return this.targets.forPerson(actor.userId, owner.ownerName, slug);
-    }
-    if ('ownerName' in owner) throw invalid('pass exactly one of --owner <handle> or --workspace <slug>');
-    return this.targets.forOperator(owner, slug);
-  }
 
   private expiry(request: NewLinkRequest, now: Date): Date | null {
     const inMs = request.expiresInMs ?? null;

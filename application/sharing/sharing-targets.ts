@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, invalid } from '../../domain/errors.js';
 import { ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
@@ -7,6 +7,9 @@ import { resolveOperatorTarget, type OperatorSelector } from '../operator-target
 
 /** Who manages sharing: a signed-in person in the web app, or the operator on the CLI. */
 export type SharingActor = { kind: 'person'; userId: string } | { kind: 'operator' };
+
+/** Whose dashboard: the web app names the owner by its path segment, the CLI by `--owner` or `--workspace`. */
+export type OwnerNaming = { ownerName: string } | OperatorSelector;
 
 /** A dashboard whose sharing the actor may manage, with the target it belongs to. */
 export interface SharedDashboard {
@@ -42,6 +45,16 @@ export class SharingTargets {
   async forOperator(selector: OperatorSelector, slug: string): Promise<SharedDashboard> {
     const target = await resolveOperatorTarget(this.accounts, selector);
     return this.find(target, slug);
+  }
+
+  /** The actor's dashboard, named as its surface names owners. */
+  forActor(actor: SharingActor, owner: OwnerNaming, slug: string): Promise<SharedDashboard> {
+    if (actor.kind === 'person') {
+      if (!('ownerName' in owner)) throw invalid('name the owner');
+      return this.forPerson(actor.userId, owner.ownerName, slug);
+    }
+    if ('ownerName' in owner) throw invalid('pass exactly one of --owner <handle> or --workspace <slug>');
+    return this.forOperator(owner, slug);
   }
 
   /** The operator's owner without a dashboard (listing every link of an owner). */

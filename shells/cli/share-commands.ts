@@ -119,31 +119,20 @@ function registerChanges(share: Command): void {
     const json = { ...shareLinkJson(listed), status };
     print(options, json, () => [`share link ${json.id} to ${listed.subdomain}/${json.slug}: ${status}${note}`]);
   };
-  share
-    .command('pause <id>')
-    .description('stop a link working until it is resumed (browsers that opened it lose access too)')
-    .action(
-      action(async (app, options, id: string) => {
-        const paused = await app.container.get(ManageShareLinks).pause(OPERATOR, id);
-        said(options, paused, paused.status, '');
-      }),
-    );
-  share
-    .command('resume <id>')
-    .description('make a paused link work again (an expired one stays expired)')
-    .action(
-      action(async (app, options, id: string) => {
-        const resumed = await app.container.get(ManageShareLinks).resume(OPERATOR, id);
-        said(options, resumed, resumed.status, '');
-      }),
-    );
-  share
-    .command('revoke <id>')
-    .description('delete a link for good: its URL and every browser that opened it lose access at once')
-    .action(
-      action(async (app, options, id: string) => {
-        const revoked = await app.container.get(ManageShareLinks).revoke(OPERATOR, id);
-        said(options, revoked, 'revoked', ' (its URL no longer opens the dashboard)');
-      }),
-    );
+  const changes = [
+    ['pause', 'stop a link working until it is resumed (browsers that opened it lose access too)', ''],
+    ['resume', 'make a paused link work again (an expired one stays expired)', ''],
+    ['revoke', 'delete a link for good: its URL and every browser that opened it lose access at once', ' (its URL no longer opens the dashboard)'],
+  ] as const;
+  for (const [verb, description, note] of changes) {
+    share
+      .command(`${verb} <id>`)
+      .description(description)
+      .action(
+        action(async (app, options, id: string) => {
+          const changed = await app.container.get(ManageShareLinks)[verb](OPERATOR, id);
+          said(options, changed, verb === 'revoke' ? 'revoked' : changed.status, note);
+        }),
+      );
+  }
 }
