@@ -8,6 +8,7 @@ import { registerServerCommands } from './server-commands.js';
 import { registerGrantCommands } from './grant-commands.js';
 import { registerClientKitCommands } from './client-kit-commands.js';
 import { registerShareCommands } from './share-commands.js';
+import { registerSubscriptionCommands } from './subscription-commands.js';
 
 const program = new Command('dashpub')
   .description('dashpub: publish dashboards from AI clients over MCP')
@@ -25,5 +26,6 @@ registerConnectionCommands(program);
 registerGrantCommands(program);
 registerClientKitCommands(program);
 registerShareCommands(program);
+registerSubscriptionCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,93 @@
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors.js';
+import { deliveryErrorText, PAUSE_AFTER_FAILURES } from '../../domain/subscriptions.js';
+import { Clock } from '../ports/clock.js';
+import { DashboardAddresses } from '../ports/dashboard-addresses.js';
+import { DashboardStore } from '../ports/dashboard-store.js';
+import { DeliveryAddresses, DeliverySecretSealer, MailSender, UnsubscribeSealer, WebhookPoster } from '../ports/delivery-ports.js';
+import { RefreshStateStore } from '../ports/refresh-state-store.js';
+import type { SecretSealer } from '../ports/secret-sealer.js';
+import { SubscriptionStore, type StoredSubscription } from '../ports/subscription-store.js';
+import { SharingTargets } from '../sharing/sharing-targets.js';
+import { deliveryEmail, SIGNATURE_HEADER, slackMessage, TIMESTAMP_HEADER, webhookBody, webhookSignature, type DeliveryContent } from './delivery-message.js';
+
+export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; error: string; paused: boolean } | { status: 'skipped'; reason: string };
+
+/**
+ * Sends one delivery of one subscription and records how it went. A failed attempt that will be retried
+ * keeps its error without counting; the last attempt counts a failure, and PAUSE_AFTER_FAILURES in a
+ * row pause the subscription.
+ */
+@injectable()
+export class Deliver {
+  constructor(
+    @inject(SubscriptionStore) private readonly subscriptions: SubscriptionStore,
+    @inject(DashboardStore) private readonly dashboards: DashboardStore,
+    @inject(RefreshStateStore) private readonly refreshState: RefreshStateStore,
+    @inject(SharingTargets) private readonly targets: SharingTargets,
+    @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
+    @inject(DeliveryAddresses) private readonly deliveryAddresses: DeliveryAddresses,
+    @inject(MailSender) private readonly mail: MailSender,
+    @inject(WebhookPoster) private readonly poster: WebhookPoster,
+    @inject(DeliverySecretSealer) private readonly secrets: SecretSealer,
+    @inject(UnsubscribeSealer) private readonly unsubscribe: SecretSealer,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /** `final`: no retry follows, so a failure counts. Throws on a failure that will be retried. */
+  async run(subscriptionId: string, options: { final: boolean; force?: boolean }): Promise<DeliveryOutcome> {
+    const subscription = await this.subscriptions.findById(subscriptionId);
+    if (!subscription) return { status: 'skipped', reason: 'the subscription no longer exists' };
+    if (subscription.paused && !options.force) return { status: 'skipped', reason: 'the subscription is paused' };
+    try {
+      await this.send(subscription);
+    } catch (err) {
+      const error = deliveryErrorText(err instanceof Error ? err.message : String(err));
+      const now = this.clock.now();
+      if (!options.final) {
+        await this.subscriptions.recordAttemptError(subscription.id, error, now);
+        throw err;
+      }
+      const after = await this.subscriptions.recordFailure(subscription.id, error, now, PAUSE_AFTER_FAILURES);
+      return { status: 'failed', error, paused: after?.paused ?? false };
+    }
+    await this.subscriptions.recordSuccess(subscription.id, this.clock.now());
+    return { status: 'sent' };
+  }
+
+  private async send(subscription: StoredSubscription): Promise<void> {
+    const content = await this.content(subscription.dashboardId);
+    if (subscription.channel === 'email') {
+      if (!this.mail.enabled) throw new DomainError('unavailable', 'email delivery is off: the operator has not set SMTP_URL and MAIL_FROM');
+      const token = Buffer.from(this.unsubscribe.seal(subscription.id), 'utf8').toString('base64url');
+      await this.mail.send(deliveryEmail(content, subscription.shownTarget, this.deliveryAddresses.unsubscribeUrl(token)));
+      return;
+    }
+    const url = this.secrets.open(subscription.sealedUrl!);
+    if (subscription.channel === 'slack') {
+      await this.poster.post(url, slackMessage(content), {});
+      return;
+    }
+    const body = webhookBody(content);
+    const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
+    const signature = webhookSignature(this.secrets.open(subscription.sealedSecret!), timestamp, body);
+    await this.poster.post(url, body, { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature });
+  }
+
+  private async content(dashboardId: string): Promise<DeliveryContent> {
+    const dashboard = await this.dashboards.findDashboardById(dashboardId);
+    if (!dashboard) throw new Error('the dashboard no longer exists');
+    const live = await this.refreshState.liveRender(dashboard.id);
+    return {
+      dashboardName: dashboard.name,
+      dashboardId: dashboard.id,
+      slug: dashboard.slug,
+      versionId: dashboard.currentVersionId,
+      url: this.addresses.pageUrl(await this.targets.subdomainOf(dashboard), dashboard.slug),
+      refreshedAt: live?.renderedAt ?? dashboard.updatedAt,
+      image: null,
+      imageUrl: null,
+      alerts: [],
+    };
+  }
+}
