@@ -46,7 +46,7 @@ export function checkEmailAddress(text: string): string {
   return `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`;
 }
 
-/** An absolute http(s) URL without credentials; Slack's incoming webhooks are https only. */
+/** An absolute http(s) URL without credentials. */
 export function checkWebhookUrl(text: string, channel: 'slack' | 'webhook'): URL {
   let url: URL;
   try {
@@ -55,7 +55,6 @@ export function checkWebhookUrl(text: string, channel: 'slack' | 'webhook'): URL
     throw invalid(`the ${channel === 'slack' ? 'Slack webhook' : 'webhook'} must be an absolute URL such as https://example.com/hook`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('a webhook URL must use https (or http)');
-  if (channel === 'slack' && url.protocol !== 'https:') throw invalid('a Slack incoming webhook URL uses https');
   if (url.username || url.password) throw invalid('a webhook URL must not carry a user name or password');
   if (url.href.length > 2000) throw invalid('a webhook URL must be at most 2000 characters');
   return url;
