@@ -51,7 +51,7 @@ export class MemorySubscriptionStore implements SubscriptionStore {
 
   async recordSuccess(id: string, at: Date): Promise<void> {
     const row = this.rows.get(id);
-    if (row) Object.assign(row, { consecutiveFailures: 0, lastDeliveredAt: at });
+    if (row) Object.assign(row, { consecutiveFailures: 0, paused: false, lastDeliveredAt: at });
   }
 
   async recordFailure(id: string, error: string, at: Date, pauseAfter: number): Promise<Subscription | null> {

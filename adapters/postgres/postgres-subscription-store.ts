@@ -113,7 +113,7 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
   }
 
   async recordSuccess(id: string, at: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE delivery_subscriptions SET consecutive_failures = 0, last_delivered_at = $2 WHERE id = $1`, [id, at]);
+    await this.dataSource.query(`UPDATE delivery_subscriptions SET consecutive_failures = 0, paused = false, last_delivered_at = $2 WHERE id = $1`, [id, at]);
   }
 
   async recordFailure(id: string, error: string, at: Date, pauseAfter: number): Promise<Subscription | null> {

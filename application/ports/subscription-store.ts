@@ -26,6 +26,7 @@ export interface SubscriptionStore {
   dueSchedules(now: Date, limit: number): Promise<Subscription[]>;
   /** Compare-and-set of the next run time: true for the one caller that moved it from `expected`. */
   claimSchedule(id: string, expected: Date, next: Date | null): Promise<boolean>;
+  /** A delivery went out: the failure count restarts and a paused subscription resumes. */
   recordSuccess(id: string, at: Date): Promise<void>;
   /** Counts a failed delivery; pauses the subscription once `pauseAfter` are in a row. Returns the row as it is now. */
   recordFailure(id: string, error: string, at: Date, pauseAfter: number): Promise<Subscription | null>;

@@ -140,6 +140,8 @@ export interface DetailInput {
   values?: Record<string, string>;
   /** The Share section (share-section.ts), drawn by the route with the links it may show. */
   share?: Html;
+  /** The Deliver section (deliver-section.ts), drawn by the route with the subscriptions it may show. */
+  deliver?: Html;
 }
 
 export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInput = {}): string {
@@ -192,6 +194,7 @@ ${meta}
 ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
 ${input.share ?? null}
+${input.deliver ?? null}
 <h2>Files</h2>${filesTable(d.files)}
 <h2>Name, tags and visibility</h2>${settings}
 <h2>Rename</h2>${rename}

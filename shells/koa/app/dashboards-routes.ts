@@ -14,6 +14,7 @@ import { messagePage } from './pages.js';
 import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
+import { DELIVER_NOTICES, deliverRoutes, deliverSectionOf, type DeliverDetailInput } from './deliver-routes.js';
 import {
   DASHBOARDS_PATH,
   dashboardPath,
@@ -35,6 +36,7 @@ const NOTICES: Record<string, string> = {
   queued: 'Refresh queued. Its outcome appears under "Last runs" when it finishes.',
   folded: 'A refresh of this dashboard was already waiting; this request was folded into it.',
   ...SHARE_NOTICES,
+  ...DELIVER_NOTICES,
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -60,6 +62,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   actionRoutes(router, pages);
   deleteRoutes(router, pages);
   shareLinksRoutes(router, container, settings, pages);
+  deliverRoutes(router, container, pages);
   return router;
 }
 
@@ -98,7 +101,7 @@ function dashboardsPages(container: Container, settings: Settings) {
   const unreachableAddress: RefusalPage = (ctx, error, status) => unreachable(ctx, error, status === 400 ? 404 : status);
 
   /** The dashboard's page; a refusal while reading it is `unreachable`. */
-  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: ShareDetailInput) => {
+  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: ShareDetailInput & DeliverDetailInput) => {
     onRefusal(ctx, unreachable, 'owned');
     const detail = await owners.detail(userId, owner, slug);
     if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
@@ -106,7 +109,9 @@ function dashboardsPages(container: Container, settings: Settings) {
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
     const view = detailView(settings, detail);
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, share: await shareSectionOf(container, userId, view, chrome(ctx).csrf, input) }), dashboardFrames);
+    const csrf = chrome(ctx).csrf;
+    const sections = { share: await shareSectionOf(container, userId, view, csrf, input), deliver: await deliverSectionOf(container, userId, view, csrf, input) };
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...sections }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
