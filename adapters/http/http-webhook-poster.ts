@@ -25,7 +25,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 /** Carries a refusal out of the socket's lookup, which may only fail with an Error. */
 class Refusal extends Error {}
 
-const refused = () => new DomainError('forbidden', WEBHOOK_ADDRESS_REFUSED);
+const refused = () => new DomainError('invalid_argument', WEBHOOK_ADDRESS_REFUSED);
 
 /**
  * POSTs webhook bodies with node's HTTP client under the warehouses' outbound address policy

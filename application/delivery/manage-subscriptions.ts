@@ -150,7 +150,7 @@ export class ManageSubscriptions {
     if (request.channel === 'email') {
       const address = checkEmailAddress(request.target);
       if (dashboard.visibility === 'private' && !(await this.isInsider(dashboard, address))) {
-        throw new DomainError('forbidden', 'A private dashboard is delivered only to its owner\'s address or to members of its workspace.');
+        throw invalid('A private dashboard is delivered only to its owner\'s address or to members of its workspace.');
       }
       return { shownTarget: address, sealedUrl: null, secret: null };
     }

@@ -34,7 +34,7 @@ export const WebhookPoster = Symbol.for('WebhookPoster');
  * on every send (inside the connection's own lookup). A 5-second timeout, no redirects followed.
  */
 export interface WebhookPoster {
-  /** Throws DomainError('forbidden') when the URL's host is not one the service sends to. */
+  /** Throws DomainError('invalid_argument') when the URL's host is not one the service sends to. */
   check(url: string): Promise<void>;
   /** Throws with a short reason unless the receiver answered 2xx. */
   post(url: string, body: string, headers: Record<string, string>): Promise<void>;
