@@ -68,6 +68,11 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
 
 type Pages = ReturnType<typeof dashboardsPages>;
 
+/** The sections a dashboard's page draws with what the person may manage: Share and Deliver. */
+async function detailSections(container: Container, userId: string, view: ReturnType<typeof detailView>, csrf: string, input: ShareDetailInput & DeliverDetailInput) {
+  return { share: await shareSectionOf(container, userId, view, csrf, input), deliver: await deliverSectionOf(container, userId, view, csrf, input) };
+}
+
 /** What every dashboards route shares: the use cases, the page chrome and the refusal pages. */
 function dashboardsPages(container: Container, settings: Settings) {
   const owners = container.get(OwnerDashboards);
@@ -109,9 +114,7 @@ function dashboardsPages(container: Container, settings: Settings) {
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
     const view = detailView(settings, detail);
-    const csrf = chrome(ctx).csrf;
-    const sections = { share: await shareSectionOf(container, userId, view, csrf, input), deliver: await deliverSectionOf(container, userId, view, csrf, input) };
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...sections }), dashboardFrames);
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await detailSections(container, userId, view, chrome(ctx).csrf, input)) }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
