@@ -1,6 +1,8 @@
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
 import { deliveryErrorText, PAUSE_AFTER_FAILURES } from '../../domain/subscriptions.js';
+import type { OwnerRef } from '../../domain/scope.js';
+import { AccountStore } from '../ports/account-store.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
@@ -9,14 +11,14 @@ import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
 import { SubscriptionStore, type StoredSubscription } from '../ports/subscription-store.js';
 import { SharingTargets } from '../sharing/sharing-targets.js';
-import { deliveryEmail, SIGNATURE_HEADER, slackMessage, TIMESTAMP_HEADER, webhookBody, webhookSignature, type DeliveryContent } from './delivery-message.js';
+import { deliveryEmail, pausedNotice, SIGNATURE_HEADER, slackMessage, TIMESTAMP_HEADER, webhookBody, webhookSignature, type DeliveryContent } from './delivery-message.js';
 
 export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; error: string; paused: boolean } | { status: 'skipped'; reason: string };
 
 /**
  * Sends one delivery of one subscription and records how it went. A failed attempt that will be retried
  * keeps its error without counting; the last attempt counts a failure, and PAUSE_AFTER_FAILURES in a
- * row pause the subscription.
+ * row pause the subscription, which the owner is told by email when email is on.
  */
 @injectable()
 export class Deliver {
@@ -31,6 +33,7 @@ export class Deliver {
     @inject(WebhookPoster) private readonly poster: WebhookPoster,
     @inject(DeliverySecretSealer) private readonly secrets: SecretSealer,
     @inject(UnsubscribeSealer) private readonly unsubscribe: SecretSealer,
+    @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -49,6 +52,8 @@ export class Deliver {
         throw err;
       }
       const after = await this.subscriptions.recordFailure(subscription.id, error, now, PAUSE_AFTER_FAILURES);
+      // Told once, on the failure that paused it.
+      if (after?.paused && after.consecutiveFailures === PAUSE_AFTER_FAILURES) await this.tellOwner(subscription, error);
       return { status: 'failed', error, paused: after?.paused ?? false };
     }
     await this.subscriptions.recordSuccess(subscription.id, this.clock.now());
@@ -72,6 +77,23 @@ export class Deliver {
     const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
     const signature = webhookSignature(this.secrets.open(subscription.sealedSecret!), timestamp, body);
     await this.poster.post(url, body, { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature });
+  }
+
+  /** The owner's (or the workspace admins') notice of a pause, by email when it is on; best effort, as the page shows it too. */
+  private async tellOwner(subscription: StoredSubscription, error: string): Promise<void> {
+    const dashboard = await this.dashboards.findDashboardById(subscription.dashboardId);
+    if (!dashboard || !this.mail.enabled) return;
+    const owner = await this.targets.subdomainOf(dashboard);
+    const manageUrl = this.deliveryAddresses.deliverSectionUrl(owner, dashboard.slug);
+    for (const to of await this.ownerAddresses(dashboard.owner)) {
+      const notice = pausedNotice({ to, dashboardName: dashboard.name, target: subscription.shownTarget, failures: PAUSE_AFTER_FAILURES, error, manageUrl });
+      await this.mail.send(notice).catch(() => undefined); // the Deliver section shows the pause whether or not this arrives
+    }
+  }
+
+  private async ownerAddresses(owner: OwnerRef): Promise<string[]> {
+    if (owner.kind === 'user') return [(await this.accounts.findUserById(owner.id))?.email].filter((e): e is string => !!e);
+    return (await this.accounts.listMembers(owner.id)).filter((m) => m.role === 'admin').map((m) => m.user.email);
   }
 
   private async content(dashboardId: string): Promise<DeliveryContent> {

@@ -73,3 +73,20 @@ export function webhookBody(content: DeliveryContent): string {
 export function webhookSignature(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
 }
+
+/** The owner's notice that a subscription was paused after failing `failures` times in a row. */
+export function pausedNotice(input: { to: string; dashboardName: string; target: string; failures: number; error: string; manageUrl: string }): OutgoingMail {
+  const what = `${input.target} for ${input.dashboardName}`;
+  return {
+    to: input.to,
+    subject: `Delivery paused: ${input.dashboardName}`,
+    text: [`The delivery to ${what} failed ${input.failures} times in a row and is paused.`, `Last error: ${input.error}`, '', `Send it again or remove it: ${input.manageUrl}`].join('\n'),
+    html: [
+      `<p>The delivery to <strong>${escapeHtml(input.target)}</strong> for <strong>${escapeHtml(input.dashboardName)}</strong> failed ${input.failures} times in a row and is paused.</p>`,
+      `<p>Last error: ${escapeHtml(input.error)}</p>`,
+      `<p><a href="${escapeHtml(input.manageUrl)}">Send it again or remove it</a></p>`,
+    ].join('\n'),
+    image: null,
+    unsubscribeUrl: null,
+  };
+}

@@ -41,9 +41,11 @@ export interface WebhookPoster {
 }
 
 export const DeliveryAddresses = Symbol.for('DeliveryAddresses');
-/** URLs the shell serves for delivery: the one-click unsubscribe link. */
+/** URLs the shell serves for delivery: the one-click unsubscribe link and the dashboard's Deliver section. */
 export interface DeliveryAddresses {
   unsubscribeUrl(token: string): string;
+  /** The web app's page of the dashboard `slug` of `owner` (a handle or workspace slug), at its Deliver section. */
+  deliverSectionUrl(owner: string, slug: string): string;
 }
 
 /** A SecretSealer (application/ports/secret-sealer.ts) for webhook URLs and signing secrets at rest. */

@@ -168,7 +168,17 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
     }
     const [listed] = (await ok(['subscription', 'list', '--owner', 'ada', '--slug', 'sales'])).filter((s: { id: string }) => s.id === webhookId);
     expect(listed).to.include({ status: 'paused', consecutive_failures: 10, last_error: 'the webhook answered HTTP 500' });
+    // The owner is told once, by email, on the failure that paused it.
+    const notices = smtp.mails.filter((m) => m.subject === 'Delivery paused: sales');
+    expect(notices.map((m) => (m.to as { text: string }).text)).to.deep.equal(['ada@example.com']);
+    expect(notices[0]!.text).to.include('failed 10 times in a row and is paused').and.include('http://app.localhost:8787/dashboards/ada/sales#deliver');
     hook.status = 200;
+  });
+
+  it('a successful send resumes a paused subscription', async () => {
+    const sent = await ok(['subscription', 'test', webhookId]);
+    expect(sent).to.include({ status: 'active', consecutive_failures: 0 });
+    expect(sent.outcome).to.deep.equal({ status: 'sent' });
   });
 
   it('removes a subscription by id', async () => {

@@ -4,5 +4,8 @@ import type { DeliveryAddresses } from '../../../application/ports/delivery-port
 export const UNSUBSCRIBE_PATH_PREFIX = '/_unsubscribe/';
 
 export function deliveryAddresses(settings: { appUrl: string }): DeliveryAddresses {
-  return { unsubscribeUrl: (token) => `${settings.appUrl}${UNSUBSCRIBE_PATH_PREFIX}${token}` };
+  return {
+    unsubscribeUrl: (token) => `${settings.appUrl}${UNSUBSCRIBE_PATH_PREFIX}${token}`,
+    deliverSectionUrl: (owner, slug) => `${settings.appUrl}/dashboards/${encodeURIComponent(owner)}/${encodeURIComponent(slug)}#deliver`,
+  };
 }
