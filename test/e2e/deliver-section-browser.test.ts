@@ -110,14 +110,14 @@ describe('e2e: the Deliver section in a real browser', function () {
     expect(answer!.headers()['cache-control']).to.equal('no-store');
     const secret = await page.getByLabel('Its signing secret; copy it now, it is not shown again').inputValue();
     expect(secret).to.match(/^[A-Za-z0-9_-]{43}$/);
-    await accessible('deliver-section-secret');
+    await accessible('dashboard-deliver-created');
     await page.goto(sales);
     expect(await page.content()).to.not.contain(secret);
     hook.status = 503;
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: `Send now subscription Webhook ${hook.url}` }).click()]);
     expect(await page.locator('.notice').textContent()).to.contain('The delivery failed');
     expect(await rows().nth(1).textContent()).to.contain('1 failure in a row').and.contain('the webhook answered HTTP 503');
-    await accessible('deliver-section');
+    await accessible('dashboard-deliver');
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: `Remove subscription Webhook ${hook.url}` }).click()]);
     expect(await page.locator('.notice').textContent()).to.equal('Subscription removed: nothing more is sent to it.');
     expect(await rows().count()).to.equal(1);
