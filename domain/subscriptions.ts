@@ -15,6 +15,8 @@ export interface Subscription {
   channel: SubscriptionChannel;
   /** The email address, or `https://host` of a webhook (its path and query can hold the hook's own secret). */
   shownTarget: string;
+  /** Whether it sends a share link of the dashboard (the owner's pick) instead of the canonical URL. */
+  viaShareLink: boolean;
   /** Null: after each scheduled refresh. Else a 5-field cron read in `timezone`. */
   cron: string | null;
   timezone: string | null;

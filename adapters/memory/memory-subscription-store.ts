@@ -2,7 +2,7 @@ import type { OwnerRef } from '../../domain/scope.js';
 import type { Subscription } from '../../domain/subscriptions.js';
 import type { NewSubscription, StoredSubscription, SubscriptionStore } from '../../application/ports/subscription-store.js';
 
-const publicPart = ({ owner: _o, sealedUrl: _u, sealedSecret: _s, ...subscription }: StoredSubscription): Subscription => ({ ...subscription });
+const publicPart = ({ owner: _o, sealedUrl: _u, sealedSecret: _s, sealedShareToken: _t, ...subscription }: StoredSubscription): Subscription => ({ ...subscription });
 const byAge = (a: Subscription, b: Subscription) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 
 /** Delivery subscriptions in a Map; one process only. */

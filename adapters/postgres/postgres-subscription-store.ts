@@ -12,6 +12,7 @@ interface Row {
   shown_target: string;
   sealed_url: string | null;
   sealed_secret: string | null;
+  sealed_share_token: string | null;
   cron: string | null;
   timezone: string | null;
   next_run_at: Date | null;
@@ -30,6 +31,7 @@ function toSubscription(row: Row): Subscription {
     dashboardId: row.dashboard_id,
     channel: row.channel as SubscriptionChannel,
     shownTarget: row.shown_target,
+    viaShareLink: row.sealed_share_token !== null,
     cron: row.cron,
     timezone: row.timezone,
     nextRunAt: row.next_run_at,
@@ -48,6 +50,7 @@ const toStored = (row: Row): StoredSubscription => ({
   owner: { kind: row.owner_kind as OwnerRef['kind'], id: row.owner_id },
   sealedUrl: row.sealed_url,
   sealedSecret: row.sealed_secret,
+  sealedShareToken: row.sealed_share_token,
 });
 
 /** Delivery subscriptions in PostgreSQL. */
@@ -56,9 +59,9 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
 
   async insert(s: NewSubscription): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO delivery_subscriptions (id, dashboard_id, owner_kind, owner_id, channel, shown_target, sealed_url, sealed_secret, cron, timezone, next_run_at, created_by, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [s.id, s.dashboardId, s.owner.kind, s.owner.id, s.channel, s.shownTarget, s.sealedUrl, s.sealedSecret, s.cron, s.timezone, s.nextRunAt, s.createdBy, s.createdAt],
+      `INSERT INTO delivery_subscriptions (id, dashboard_id, owner_kind, owner_id, channel, shown_target, sealed_url, sealed_secret, sealed_share_token, cron, timezone, next_run_at, created_by, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [s.id, s.dashboardId, s.owner.kind, s.owner.id, s.channel, s.shownTarget, s.sealedUrl, s.sealedSecret, s.sealedShareToken, s.cron, s.timezone, s.nextRunAt, s.createdBy, s.createdAt],
     );
   }
 

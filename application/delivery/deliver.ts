@@ -3,6 +3,9 @@ import { DomainError } from '../../domain/errors.js';
 import { deliveryErrorText, PAUSE_AFTER_FAILURES } from '../../domain/subscriptions.js';
 import type { OwnerRef } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
+import { SecretTokens } from '../ports/secret-tokens.js';
+import { ShareLinkStore } from '../ports/share-link-store.js';
+import { shareLinkStatus } from '../../domain/share-links.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
@@ -34,6 +37,8 @@ export class Deliver {
     @inject(DeliverySecretSealer) private readonly secrets: SecretSealer,
     @inject(UnsubscribeSealer) private readonly unsubscribe: SecretSealer,
     @inject(AccountStore) private readonly accounts: AccountStore,
+    @inject(ShareLinkStore) private readonly shareLinks: ShareLinkStore,
+    @inject(SecretTokens) private readonly tokens: SecretTokens,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -61,7 +66,7 @@ export class Deliver {
   }
 
   private async send(subscription: StoredSubscription): Promise<void> {
-    const content = await this.content(subscription.dashboardId);
+    const content = await this.content(subscription);
     if (subscription.channel === 'email') {
       if (!this.mail.enabled) throw new DomainError('unavailable', 'email delivery is off: the operator has not set SMTP_URL and MAIL_FROM');
       const token = Buffer.from(this.unsubscribe.seal(subscription.id), 'utf8').toString('base64url');
@@ -77,6 +82,16 @@ export class Deliver {
     const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
     const signature = webhookSignature(this.secrets.open(subscription.sealedSecret!), timestamp, body);
     await this.poster.post(url, body, { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature });
+  }
+
+  /** The chosen share link's URL, while the link still works: a revoked, paused or expired one is a failure the owner sees. */
+  private async shareUrl(owner: string, sealedToken: string): Promise<string> {
+    const token = this.secrets.open(sealedToken);
+    const link = await this.shareLinks.findByTokenHash(this.tokens.digest(token));
+    if (!link || shareLinkStatus(link, this.clock.now()) !== 'active') {
+      throw new Error('the share link this subscription sends was revoked, paused or has expired; add the subscription again with a working link');
+    }
+    return this.deliveryAddresses.shareLinkUrl(owner, token);
   }
 
   /** The owner's (or the workspace admins') notice of a pause, by email when it is on; best effort, as the page shows it too. */
@@ -96,16 +111,17 @@ export class Deliver {
     return (await this.accounts.listMembers(owner.id)).filter((m) => m.role === 'admin').map((m) => m.user.email);
   }
 
-  private async content(dashboardId: string): Promise<DeliveryContent> {
-    const dashboard = await this.dashboards.findDashboardById(dashboardId);
+  private async content(subscription: StoredSubscription): Promise<DeliveryContent> {
+    const dashboard = await this.dashboards.findDashboardById(subscription.dashboardId);
     if (!dashboard) throw new Error('the dashboard no longer exists');
     const live = await this.refreshState.liveRender(dashboard.id);
+    const owner = await this.targets.subdomainOf(dashboard);
     return {
       dashboardName: dashboard.name,
       dashboardId: dashboard.id,
       slug: dashboard.slug,
       versionId: dashboard.currentVersionId,
-      url: this.addresses.pageUrl(await this.targets.subdomainOf(dashboard), dashboard.slug),
+      url: subscription.sealedShareToken === null ? this.addresses.pageUrl(owner, dashboard.slug) : await this.shareUrl(owner, subscription.sealedShareToken),
       refreshedAt: live?.renderedAt ?? dashboard.updatedAt,
       image: null,
       imageUrl: null,

@@ -17,7 +17,9 @@ import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.j
 import { DeliverySecretSealer, MailSender, WebhookPoster } from '../ports/delivery-ports.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
+import { ShareLinkStore } from '../ports/share-link-store.js';
 import { SubscriptionStore } from '../ports/subscription-store.js';
+import { shareLinkStatus } from '../../domain/share-links.js';
 import { nextRuns, parseSchedule } from '../refresh/cron.js';
 import type { OwnerNaming } from '../sharing/manage-share-links.js';
 import { SharingTargets, type SharedDashboard, type SharingActor } from '../sharing/sharing-targets.js';
@@ -29,6 +31,8 @@ export interface NewSubscriptionRequest {
   target: string;
   cron?: string | null;
   timezone?: string | null;
+  /** A share link's token: sent instead of the canonical URL; it must be an active link of this dashboard. */
+  shareLinkToken?: string | null;
 }
 
 /** A subscription as lists show it, with its dashboard's subdomain and slug. */
@@ -62,6 +66,7 @@ export class ManageSubscriptions {
     @inject(SecretTokens) private readonly tokens: SecretTokens,
     @inject(DeliverySecretSealer) private readonly sealer: SecretSealer,
     @inject(Deliver) private readonly deliver: Deliver,
+    @inject(ShareLinkStore) private readonly shareLinks: ShareLinkStore,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -75,6 +80,7 @@ export class ManageSubscriptions {
     const now = this.clock.now();
     const schedule = this.schedule(request, now);
     const parts = await this.channelParts(shared.dashboard, request);
+    const sealedShareToken = await this.sharedLink(shared.dashboard, request.shareLinkToken, now);
     if ((await this.subscriptions.countForDashboard(shared.dashboard.id)) >= SUBSCRIPTIONS_PER_DASHBOARD) {
       throw new DomainError('limit_reached', `A dashboard can have at most ${SUBSCRIPTIONS_PER_DASHBOARD} subscriptions. Remove one first.`);
     }
@@ -83,6 +89,7 @@ export class ManageSubscriptions {
       dashboardId: shared.dashboard.id,
       channel: request.channel,
       shownTarget: parts.shownTarget,
+      viaShareLink: sealedShareToken !== null,
       ...schedule,
       paused: false,
       consecutiveFailures: 0,
@@ -92,7 +99,7 @@ export class ManageSubscriptions {
       createdBy: actor.kind === 'person' ? actor.userId : null,
       createdAt: now,
     };
-    await this.subscriptions.insert({ ...subscription, owner: shared.dashboard.owner, sealedUrl: parts.sealedUrl, sealedSecret: parts.secret === null ? null : this.sealer.seal(parts.secret) });
+    await this.subscriptions.insert({ ...subscription, owner: shared.dashboard.owner, sealedUrl: parts.sealedUrl, sealedSecret: parts.secret === null ? null : this.sealer.seal(parts.secret), sealedShareToken });
     return { subscription, subdomain: shared.subdomain, slug: shared.dashboard.slug, secret: parts.secret };
   }
 
@@ -159,6 +166,16 @@ export class ManageSubscriptions {
     await this.poster.check(url.href);
     const secret = request.channel === 'webhook' ? this.tokens.generate() : null;
     return { shownTarget: shownWebhook(url), sealedUrl: this.sealer.seal(url.href), secret };
+  }
+
+  /** The sealed token of the share link to send, checked to be an active link of this dashboard; null for the canonical URL. */
+  private async sharedLink(dashboard: DashboardRecord, token: string | null | undefined, now: Date): Promise<string | null> {
+    if (token === undefined || token === null || token === '') return null;
+    const link = this.tokens.wellFormed(token) ? await this.shareLinks.findByTokenHash(this.tokens.digest(token)) : null;
+    if (!link || link.dashboardId !== dashboard.id || shareLinkStatus(link, now) !== 'active') {
+      throw invalid('the share link to send must be an active share link of this dashboard, as `share create` or the Share section gave it');
+    }
+    return this.sealer.seal(token);
   }
 
   /** The owner's address, or a workspace member's (compared without regard to case). */

@@ -46,6 +46,8 @@ export interface DeliveryAddresses {
   unsubscribeUrl(token: string): string;
   /** The web app's page of the dashboard `slug` of `owner` (a handle or workspace slug), at its Deliver section. */
   deliverSectionUrl(owner: string, slug: string): string;
+  /** A share link's URL on the dashboards host of `owner`. */
+  shareLinkUrl(owner: string, token: string): string;
 }
 
 /** A SecretSealer (application/ports/secret-sealer.ts) for webhook URLs and signing secrets at rest. */

@@ -6,6 +6,8 @@ export interface NewSubscription extends Subscription {
   owner: OwnerRef;
   sealedUrl: string | null;
   sealedSecret: string | null;
+  /** The share link's token, sealed, when `viaShareLink`. */
+  sealedShareToken: string | null;
 }
 
 /** A stored subscription with its owner and sealed parts, for the sender. */

@@ -3,6 +3,7 @@ import { ManageSubscriptions, type NewSubscriptionRequest } from '../../applicat
 import type { SharingActor } from '../../application/sharing/sharing-targets.js';
 import { invalid } from '../../domain/errors.js';
 import { outcomeJson, subscriptionJson } from '../presenters/delivery/subscription-presenters.js';
+import { shareTokenOf } from '../presenters/delivery/delivery-addresses.js';
 import { action } from './context.js';
 import { print, table } from './output.js';
 
@@ -78,9 +79,11 @@ function registerAdd(subscription: Command): void {
     .option('--webhook <url>', 'post signed JSON to this URL')
     .option('--cron <expression>', 'send on this 5-field cron instead of after each scheduled refresh')
     .option('--timezone <zone>', 'the IANA time zone the cron is read in (default UTC)')
+    .option('--share-link <url>', 'send this share link of the dashboard (as `share create` printed it) instead of its canonical URL')
     .action(
       action(async (app, options) => {
-        const request: NewSubscriptionRequest = { ...channelOf(options), cron: options.cron as string | undefined, timezone: options.timezone as string | undefined };
+        const shareLinkToken = options.shareLink === undefined ? null : shareTokenOf(String(options.shareLink));
+        const request: NewSubscriptionRequest = { ...channelOf(options), cron: options.cron as string | undefined, timezone: options.timezone as string | undefined, shareLinkToken };
         const created = await app.container.get(ManageSubscriptions).add(OPERATOR, selectorOf(options), String(options.slug), request);
         const json = { ...subscriptionJson(created), secret: created.secret };
         print(options, json, () => [

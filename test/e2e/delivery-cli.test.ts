@@ -110,6 +110,23 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
     expect(post.headers).to.not.have.property('x-dashpub-signature');
   });
 
+  it('sends a share link the owner picks instead of the canonical URL, while that link works', async () => {
+    const share = await ok(['share', 'create', '--owner', 'ada', '--slug', 'sales', '--label', 'for the team']);
+    const roadmap = await ok(['share', 'create', '--workspace', 'acme', '--slug', 'roadmap']);
+    const add = (link: string) => ['subscription', 'add', '--owner', 'ada', '--slug', 'sales', '--webhook', `${hook.url}/via-share`, '--share-link', link];
+    for (const wrong of [roadmap.url, 'https://ada.dash.localhost:8787/_share/not-a-token', 'whatever']) {
+      expect(await refusal(add(wrong))).to.include('must be an active share link of this dashboard');
+    }
+    const added = await ok(add(share.url));
+    expect(added).to.include({ link: 'share link' });
+    await ok(['subscription', 'test', added.id]);
+    expect(JSON.parse(hook.received.at(-1)!.body).url).to.equal(share.url);
+    await ok(['share', 'revoke', share.id]);
+    const failed = await run(['subscription', 'test', added.id, '--json']);
+    expect(JSON.parse(failed.stdout).outcome.error).to.include('the share link this subscription sends was revoked');
+    await ok(['subscription', 'remove', added.id]);
+  });
+
   let emailId: string;
   let unsubscribeUrl: URL;
 

@@ -3,6 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Delivery subscriptions (email, Slack, generic webhook). Webhook URLs and signing secrets are sealed
  * with SecretBox; `shown_target` is what lists show (an email address, or a webhook's scheme and host).
+ * A subscription may send a share link of its dashboard instead of the canonical URL (its token sealed too).
  * A subscription with a cron of its own is claimed by a compare-and-set on `next_run_at`, as refresh
  * schedules are; subscriptions go with their dashboard.
  */
@@ -20,6 +21,7 @@ export class DeliverySubscriptions1700000016600 implements MigrationInterface {
         shown_target text NOT NULL,
         sealed_url text,
         sealed_secret text,
+        sealed_share_token text,
         cron text,
         timezone text,
         next_run_at timestamptz,

@@ -5,6 +5,7 @@ import { ManageSubscriptions, noSuchSubscription, type ListedSubscription, type 
 import type { SharingActor } from '../../../application/sharing/sharing-targets.js';
 import { invalid, isDomainError, type DomainError } from '../../../domain/errors.js';
 import { SUBSCRIPTION_CHANNELS } from '../../../domain/subscriptions.js';
+import { shareTokenOf } from '../../presenters/delivery/delivery-addresses.js';
 import { deliverSection, type DeliverSectionInput } from './deliver-section.js';
 import { field, readForm, type FormFields } from './forms.js';
 import type { Html } from './html.js';
@@ -45,17 +46,19 @@ export async function deliverSectionOf(container: Container, userId: string, vie
 function subscriptionRequest(form: FormFields): NewSubscriptionRequest {
   const channel = field(form, 'channel');
   if (!SUBSCRIPTION_CHANNELS.includes(channel as NewSubscriptionRequest['channel'])) throw invalid('choose email, Slack or webhook');
-  return { channel: channel as NewSubscriptionRequest['channel'], target: field(form, 'target'), cron: field(form, 'cron').trim() || null, timezone: field(form, 'timezone').trim() || null };
+  const share = field(form, 'share_link').trim();
+  const base = { target: field(form, 'target'), cron: field(form, 'cron').trim() || null, timezone: field(form, 'timezone').trim() || null };
+  return { channel: channel as NewSubscriptionRequest['channel'], ...base, shareLinkToken: share === '' ? null : shareTokenOf(share) };
 }
 
 /** Where an add refusal goes: the field its text is about, else the form. */
 function deliverProblem(error: DomainError): Problem {
   const m = error.message;
-  const place = /^schedule\b/.test(m) ? 'cron' : /^(timezone|a time zone)\b/.test(m) ? 'timezone' : /(email address|webhook|URL|private dashboard|address this service)/i.test(m) ? 'target' : '';
+  const place = /^the share link\b/.test(m) ? 'share_link' : /^schedule\b/.test(m) ? 'cron' : /^(timezone|a time zone)\b/.test(m) ? 'timezone' : /(email address|webhook|URL|private dashboard|address this service)/i.test(m) ? 'target' : '';
   return { form: 'deliver', field: place, message: m };
 }
 
-const typedBack = (form: FormFields) => Object.fromEntries(['channel', 'target', 'cron', 'timezone'].map((key) => [key, field(form, key)]));
+const typedBack = (form: FormFields) => Object.fromEntries(['channel', 'target', 'cron', 'timezone', 'share_link'].map((key) => [key, field(form, key)]));
 
 /**
  * The Deliver section's forms. Each first lists the dashboard's subscriptions as the person: a dashboard or

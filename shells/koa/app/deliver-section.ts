@@ -22,6 +22,8 @@ export interface DeliverSectionInput {
   values: Record<string, string>;
 }
 
+type Field = ReturnType<typeof fieldError>;
+
 const CHANNEL_TEXT = { email: 'Email', slack: 'Slack', webhook: 'Webhook' } as const;
 
 export function deliverSection(input: DeliverSectionInput): Html {
@@ -58,17 +60,17 @@ function subscriptionsTable({ subscriptions, path, csrf }: DeliverSectionInput):
     const name = `${CHANNEL_TEXT[s.channel]} ${s.shownTarget}`;
     const status = s.paused ? html`<span class="badge bad">paused</span>` : html`<span class="badge ok">active</span>`;
     return html`<tr><td data-label="Sends to">${CHANNEL_TEXT[s.channel]} <span class="mono">${clipped(s.shownTarget)}</span></td>
-<td data-label="When">${s.cron === null ? 'after each scheduled refresh' : html`<span class="mono">${s.cron}</span> (${s.timezone})`}</td>
+<td data-label="Link">${s.viaShareLink ? 'a share link' : 'its address'}</td><td data-label="When">${s.cron === null ? 'after each scheduled refresh' : html`<span class="mono">${s.cron}</span> (${s.timezone})`}</td>
 <td data-label="Status">${status}</td><td class="name" data-label="Last delivery">${health(s)}</td>
 <td class="share-actions">${action(s.id, 'test', s.paused ? 'Send now and resume' : 'Send now', name)} ${action(s.id, 'remove', 'Remove', name)}</td></tr>`;
   };
   return html`<div class="scroll"><table class="list"><caption class="visually-hidden">Subscriptions of this dashboard, oldest first</caption>
-<thead><tr><th scope="col">Sends to</th><th scope="col">When</th><th scope="col">Status</th><th scope="col">Last delivery</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">Sends to</th><th scope="col">Link</th><th scope="col">When</th><th scope="col">Status</th><th scope="col">Last delivery</th><th scope="col">Actions</th></tr></thead>
 <tbody>${subscriptions.map(row)}</tbody></table></div>`;
 }
 
 function addForm({ path, csrf, problem, values, subscriptions, emailEnabled }: DeliverSectionInput): Html {
-  const [target, cron, zone] = [fieldError(problem, 'deliver', 'target'), fieldError(problem, 'deliver', 'cron'), fieldError(problem, 'deliver', 'timezone')];
+  const [target, cron, zone, share] = ['target', 'cron', 'timezone', 'share_link'].map((name) => fieldError(problem, 'deliver', name)) as [Field, Field, Field, Field];
   const channel = values.channel ?? (emailEnabled ? 'email' : 'webhook');
   const full = (subscriptions?.length ?? 0) >= SUBSCRIPTIONS_PER_DASHBOARD;
   return html`<form method="post" action="${path}/deliver#deliver">${csrfField(csrf)}${fieldError(problem, 'deliver', '').note}
@@ -76,5 +78,6 @@ function addForm({ path, csrf, problem, values, subscriptions, emailEnabled }: D
 <div class="stack"><label for="deliver-target">Address or webhook URL</label><input id="deliver-target" name="target" type="text" required autocomplete="off" value="${values.target ?? ''}"${target.attrs}>${target.note}</div></div>
 <div class="grid2"><div class="stack"><label for="deliver-cron">Schedule (optional)</label><input id="deliver-cron" name="cron" type="text" class="mono" placeholder="0 8 * * 1" value="${values.cron ?? ''}" aria-describedby="deliver-cron-help"${cron.attrs}><p class="note" id="deliver-cron-help">Five cron fields, such as 0 8 * * 1 for Mondays at 8:00; empty sends after each scheduled refresh.</p>${cron.note}</div>
 <div class="stack"><label for="deliver-timezone">Zone (IANA, default UTC)</label><input id="deliver-timezone" name="timezone" type="text" placeholder="UTC" value="${values.timezone ?? ''}"${zone.attrs}>${zone.note}</div></div>
+<div class="stack"><label for="deliver-share-link">Send a share link instead (optional)</label><input id="deliver-share-link" name="share_link" type="text" autocomplete="off" class="mono" value="${values.share_link ?? ''}" aria-describedby="deliver-share-link-help"${share.attrs}><p class="note" id="deliver-share-link-help">Paste a share link of this dashboard, as shown when you made it: recipients open the dashboard through it, without an account. Empty sends the dashboard's own address.</p>${share.note}</div>
 <div class="actions">${full ? html`<p class="note">This dashboard has ${SUBSCRIPTIONS_PER_DASHBOARD} subscriptions, the most it can have. Remove one first.</p>` : null}<button class="primary" type="submit">Add subscription</button></div></form>`;
 }

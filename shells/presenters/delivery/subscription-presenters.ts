@@ -10,6 +10,7 @@ export function subscriptionJson(listed: ListedSubscription) {
     slug: listed.slug,
     channel: s.channel,
     target: s.shownTarget,
+    link: s.viaShareLink ? 'share link' : 'canonical',
     when: s.cron === null ? 'after each scheduled refresh' : `${s.cron} (${s.timezone})`,
     cron: s.cron,
     timezone: s.timezone,
