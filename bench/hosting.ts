@@ -6,12 +6,16 @@
  * median of each is reported. Writes requests/s, p99 and the ratios to the "Hosting" section of
  * docs/benchmarks.md.
  *
- *   npm run build && node dist/bench/hosting.js [--duration 8] [--rounds 3] [--connections 32] [--store postgres|memory]
+ *   npm run build && node dist/bench/hosting.js [--duration 8] [--rounds 3] [--connections 32] [--store postgres|memory] [--against DIR]
  *
  * `--store postgres` (the default when PostgreSQL answers on BENCH_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/test) publishes into a fresh `dashpub_test_bench_*` database that
  * every worker reads through PostgresDashboardStore; `memory` gives each worker its own memory store
  * holding the same bytes. Needs the Debian packages `nginx` and `wrk` (apt-get install -y nginx wrk).
+ *
+ * `--against DIR` is an A/B in the same rounds: DIR is the `dist/` of another build (say of `main`, built in a
+ * worktree of its own, with `node_modules` reachable from it), whose service is loaded the same ways in every
+ * round; the run prints this build's requests/s over that one's, and writes nothing more to docs/benchmarks.md.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -31,12 +35,15 @@ import { buildContainer, type AppContainer } from '../shells/container.js';
 import { loadSettings } from '../shells/config.js';
 import { startServer } from '../shells/koa/server.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
-import { freePort, option, requireTool, runWrk, updateLatestResult } from './support.js';
+import { freePort, option, requireTool, runWrk, schedstat, updateLatestResult } from './support.js';
 
 interface LoadResult {
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
+  requests: number;
+  /** The service's CPU time (its processes' main threads, kernel time included) per request, in µs; NaN for nginx. */
+  cpuUsPerRequest: number;
 }
 
 const HANDLE = 'ada';
@@ -46,6 +53,7 @@ const DURATION_S = Number(option('duration', '8'));
 const ROUNDS = Number(option('rounds', '3'));
 const CONNECTIONS = Number(option('connections', '32'));
 const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const AGAINST = option('against', '');
 
 /** A deterministic 50 KB (51,200-byte) dashboard page. */
 function dashboardPage(): Buffer {
@@ -119,7 +127,8 @@ async function waitFor(port: number, host: string, urlPath: string): Promise<voi
 async function wrk(wrkPath: string, url: string, host: string, seconds: number, cookie?: string): Promise<LoadResult> {
   const headers = cookie === undefined ? [] : ['-H', `Cookie: ${cookie}`];
   const run = await runWrk(wrkPath, [`-c${CONNECTIONS}`, `-d${seconds}s`, '-H', `Host: ${host}`, ...headers, url]);
-  return { requestsPerSecond: run.requestsPerSecond, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors };
+  const requests = Number(/(\d+) requests in/.exec(run.out)?.[1] ?? Number.NaN);
+  return { requestsPerSecond: run.requestsPerSecond, p99Ms: run.p99Ms, errors: run.non2xx + run.socketErrors, requests, cpuUsPerRequest: Number.NaN };
 }
 
 function startNginx(nginxPath: string, root: string, port: number): { child: ChildProcess; prefix: string } {
@@ -167,12 +176,16 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 interface ServiceCluster {
   port: number;
+  /** Nanoseconds its workers' main threads have run so far (NaN without /proc schedstat). */
+  runNs(): number;
   stop(): Promise<void>;
 }
 
-async function startService(workers: number, env: Record<string, string>): Promise<ServiceCluster> {
+/** `build`: the `dist/` whose bench script the workers run (this one's by default). */
+async function startService(workers: number, env: Record<string, string>, build = ''): Promise<ServiceCluster> {
   const port = await freePort();
-  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: ['--worker'], silent: false });
+  const exec = build ? path.resolve(build, 'bench', 'hosting.js') : fileURLToPath(import.meta.url);
+  cluster.setupPrimary({ exec, args: ['--worker'], silent: false });
   const forked: Worker[] = [];
   await Promise.all(
     Array.from({ length: workers }, () => {
@@ -186,6 +199,7 @@ async function startService(workers: number, env: Record<string, string>): Promi
   );
   return {
     port,
+    runNs: () => forked.reduce((sum, w) => sum + (schedstat(w.process.pid!)?.runNs ?? Number.NaN), 0),
     async stop() {
       await Promise.all(
         forked.map(
@@ -217,6 +231,27 @@ const median = (results: LoadResult[]): LoadResult => {
   const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   return sorted[Math.floor(sorted.length / 2)]!;
 };
+
+/** A service load's last round: requests/s and the service's CPU per request. */
+const shown = (results: LoadResult[]) => `${results.at(-1)!.requestsPerSecond.toFixed(0)} r/s (${results.at(-1)!.cpuUsPerRequest.toFixed(1)} µs CPU/req)`;
+
+/**
+ * The A/B of `--against`: this build over the other, round by round and their median, in requests/s and in
+ * CPU per request (the service's own cost, which moves less than throughput when other work shares the cores).
+ */
+function reportAgainst(runs: Record<'single' | 'perCore' | 'againstSingle' | 'againstPerCore', LoadResult[]>, cores: number): void {
+  const line = (name: string, mine: LoadResult[], theirs: LoadResult[], of: (r: LoadResult) => number) => {
+    const values = mine.map((r, i) => of(r) / of(theirs[i]!));
+    const sorted = [...values].sort((a, b) => a - b);
+    return `${name} median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}× (rounds ${values.map((v) => v.toFixed(2)).join(' / ')})`;
+  };
+  const both = (of: (r: LoadResult) => number) =>
+    `${line(`${cores} processes`, runs.perCore, runs.againstPerCore, of)}; ${line('1 process', runs.single, runs.againstSingle, of)}`;
+  process.stdout.write(
+    `\nthis build ÷ ${AGAINST}, requests/s: ${both((r) => r.requestsPerSecond)}\n` +
+      `this build ÷ ${AGAINST}, CPU per request: ${both((r) => r.cpuUsPerRequest)}\n`,
+  );
+}
 
 export async function runHostingBench(): Promise<{ single: LoadResult; perCore: LoadResult; nginx: LoadResult; shared: LoadResult | null }> {
   const wrkPath = requireTool('wrk');
@@ -252,22 +287,32 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
 
   const nginxPort = await freePort();
   const nginx = startNginx(nginxPath, root, nginxPort);
-  const runs: Record<'single' | 'perCore' | 'nginx' | 'shared' | 'sharedPublic', LoadResult[]> = { single: [], perCore: [], nginx: [], shared: [], sharedPublic: [] };
+  const runs: Record<'single' | 'perCore' | 'nginx' | 'shared' | 'sharedPublic' | 'againstSingle' | 'againstPerCore', LoadResult[]> = {
+    single: [],
+    perCore: [],
+    nginx: [],
+    shared: [],
+    sharedPublic: [],
+    againstSingle: [],
+    againstPerCore: [],
+  };
   try {
     await waitFor(nginxPort, '127.0.0.1', `/${SLUG}/index.html`);
     const nginxUrl = `http://127.0.0.1:${nginxPort}/${SLUG}/index.html`;
     const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     if (digest((await fetchOnce(nginxPort, '127.0.0.1', `/${SLUG}/index.html`)).body) !== digest(page)) throw new Error('nginx serves other bytes');
 
-    const loadService = async (workers: number, into: LoadResult[]) => {
-      const service = await startService(workers, env);
+    const loadService = async (workers: number, into: LoadResult[], build = '') => {
+      const service = await startService(workers, env, build);
       try {
         await waitFor(service.port, serviceHost, `/${SLUG}`);
         if (digest((await fetchOnce(service.port, serviceHost, `/${SLUG}`)).body) !== digest(page)) throw new Error('the service serves other bytes');
         const url = `http://127.0.0.1:${service.port}/${SLUG}`;
         await wrk(wrkPath, url, serviceHost, WARMUP_S);
-        into.push(await wrk(wrkPath, url, serviceHost, DURATION_S));
-        if (workers === 1 && cookie !== null) {
+        const before = service.runNs();
+        const load = await wrk(wrkPath, url, serviceHost, DURATION_S);
+        into.push({ ...load, cpuUsPerRequest: (service.runNs() - before) / 1000 / load.requests });
+        if (workers === 1 && cookie !== null && build === '') {
           // The same page through a share cookie, side by side with the public page on the same process.
           if (digest((await fetchOnce(service.port, serviceHost, `/${SLUG}`, cookie)).body) !== digest(page)) throw new Error('the share cookie serves other bytes');
           await wrk(wrkPath, url, serviceHost, WARMUP_S, cookie);
@@ -281,11 +326,19 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     for (let round = 0; round < ROUNDS; round++) {
       await wrk(wrkPath, nginxUrl, '127.0.0.1', WARMUP_S);
       runs.nginx.push(await wrk(wrkPath, nginxUrl, '127.0.0.1', DURATION_S));
-      await loadService(cores, runs.perCore);
-      await loadService(1, runs.single);
+      // With --against, the two builds take turns going first.
+      const ab = async (workers: number, mine: LoadResult[], theirs: LoadResult[]) => {
+        if (AGAINST && round % 2 === 1) await loadService(workers, theirs, AGAINST);
+        await loadService(workers, mine);
+        if (AGAINST && round % 2 === 0) await loadService(workers, theirs, AGAINST);
+      };
+      await ab(cores, runs.perCore, runs.againstPerCore);
+      await ab(1, runs.single, runs.againstSingle);
       process.stdout.write(
         `round ${round + 1}/${ROUNDS}: nginx ${runs.nginx.at(-1)!.requestsPerSecond.toFixed(0)} r/s, ` +
-          `service×${cores} ${runs.perCore.at(-1)!.requestsPerSecond.toFixed(0)} r/s, service×1 ${runs.single.at(-1)!.requestsPerSecond.toFixed(0)} r/s\n`,
+          `service×${cores} ${shown(runs.perCore)}, service×1 ${shown(runs.single)}` +
+          (AGAINST ? `; against: ×${cores} ${shown(runs.againstPerCore)}, ×1 ${shown(runs.againstSingle)}` : '') +
+          '\n',
       );
     }
   } finally {
@@ -295,6 +348,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     rmSync(scratch, { recursive: true, force: true });
   }
 
+  if (AGAINST) reportAgainst(runs, cores);
   const single = median(runs.single);
   const perCore = median(runs.perCore);
   const nginxResult = median(runs.nginx);
@@ -316,7 +370,7 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     row(`dashpub, ${cores} processes`, perCore) +
     row('dashpub, 1 process', single) +
     row(`nginx, ${cores} workers`, nginxResult) +
-    `\nTarget ≥ 0.5× nginx: ${ratio(perCore)}× with a process per core, ${ratio(single)}× from a single process. ` +
+    `\nTarget ≥ 0.6× nginx with a process per core, ≥ 0.45× from one: ${ratio(perCore)}× with a process per core, ${ratio(single)}× from a single process. ` +
     `Every round (requests/s): nginx ${rounds(runs.nginx)}; ${cores} processes ${rounds(runs.perCore)}; 1 process ${rounds(runs.single)}. ` +
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`;
   process.stdout.write(`\n${section}\n`);

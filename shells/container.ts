@@ -16,6 +16,7 @@ import { RateLimiter } from '../application/ports/rate-limiter.js';
 import { ConnectionDirectory } from '../application/ports/connection-directory.js';
 import { ListingVersions } from '../application/ports/listing-versions.js';
 import { SecretTokens } from '../application/ports/secret-tokens.js';
+import { EmbedSigner } from '../application/ports/embed-signer.js';
 import { PasswordHasher } from '../application/ports/password-hasher.js';
 import { OAuthStore } from '../application/ports/oauth-store.js';
 import { TokenVerifier } from '../application/ports/token-verifier.js';
@@ -35,6 +36,7 @@ import { WebSessionService } from '../application/auth/web-session-service.js';
 import { UPSTREAM_CALLBACK_PATH } from '../domain/upstream-sign-in.js';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import { NodeSecretTokens } from '../adapters/crypto/node-secret-tokens.js';
+import { HmacEmbedSigner } from '../adapters/crypto/hmac-embed-signer.js';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { PromTelemetry } from '../adapters/metrics/prom-telemetry.js';
@@ -151,6 +153,7 @@ async function bindRateLimits(container: Container, settings: SettingsPort, logg
  */
 function bindSignIn(container: Container, settings: SettingsPort, ownPorts: Set<number>): void {
   container.bind<SecretTokens>(SecretTokens).to(NodeSecretTokens);
+  container.bind<EmbedSigner>(EmbedSigner).to(HmacEmbedSigner);
   container.bind<PasswordHasher>(PasswordHasher).toConstantValue(new ScryptPasswordHasher());
   const store = container.get<OAuthStore>(StoredOAuthStore);
   // The hosting side's viewer-session lookups are forgotten on the same channel (application/hosting/viewer-access.ts).

@@ -10,6 +10,7 @@ import type { Settings } from '../application/ports/settings.js';
 import { MetricsSandbox, SelfMetrics, Warehouse } from '../application/ports/warehouse.js';
 import { SqlValidator } from '../application/ports/sql-validator.js';
 import { PageRenderer } from '../application/ports/page-renderer.js';
+import { ImageRenderer } from '../application/ports/image-renderer.js';
 import { SpecPublisher } from '../application/ports/spec-publisher.js';
 import { SelfMetricsService } from '../application/connections/self-metrics.js';
 import { SpecPublisherService } from '../application/refresh/spec-publisher-service.js';
@@ -25,6 +26,7 @@ import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandb
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { LibpgQueryValidator } from '../adapters/sql/libpg-query-validator.js';
 import { LazyPageRenderer } from '../adapters/render/lazy-page-renderer.js';
+import { PngImageRenderer } from '../adapters/render/png-image-renderer.js';
 import { RefreshQueue, type RefreshJob } from '../application/ports/refresh-queue.js';
 import type { Telemetry } from '../application/ports/telemetry.js';
 import type { Logger } from './logger.js';
@@ -42,6 +44,7 @@ export function bindRefreshAndConnections(
 ): void {
   container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
   container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
+  container.bind<ImageRenderer>(ImageRenderer).to(PngImageRenderer);
   container.bind<RefreshOptions>(RefreshOptions).toConstantValue({
     budgetPerHour: settings.refreshBudgetPerHour,
     minimumIntervals: { free: settings.minRefreshIntervalFreeMinutes, pro: settings.minRefreshIntervalProMinutes },

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ListCacheOutcome, Telemetry, ToolOutcome, VerificationOutcome } from '../../application/ports/telemetry.js';
+import { RequestTally } from './request-tally.js';
 
 /** Database pool occupancy, read at scrape time. */
 export interface PoolStats {
@@ -12,13 +13,14 @@ const REFRESH_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
  * Telemetry as Prometheus metrics (prom-client), on a registry of its own per container so several
- * servers in one process (tests) never share counters. Names are prefixed `dashpub_`;
+ * servers in one process (tests) never share counters; the three every HTTP request updates are counted by
+ * a RequestTally instead and written after the registry's text. Names are prefixed `dashpub_`;
  * docs/operations.md, "Running in production", lists them.
  */
 export class PromTelemetry implements Telemetry {
   readonly registry = new Registry();
-  private readonly http: Counter<'surface' | 'status'>;
-  private readonly httpSeconds: Histogram<'surface' | 'status'>;
+  /** The per-request HTTP metrics, counted outside prom-client and written after its text on scrape. */
+  private readonly requests = new RequestTally(LATENCY_BUCKETS);
   private readonly tools: Counter<'tool' | 'outcome'>;
   private readonly toolSeconds: Histogram<'tool' | 'outcome'>;
   private readonly refused: Counter<'limit'>;
@@ -26,21 +28,12 @@ export class PromTelemetry implements Telemetry {
   private readonly listings: Counter<'outcome'>;
   private readonly refreshes: Counter<'trigger' | 'outcome'>;
   private readonly refreshSeconds: Histogram<'trigger' | 'outcome'>;
-  private readonly served: Counter<'status'>;
   private queueDepthSource: (() => Promise<number | null>) | null = null;
   private poolSource: (() => PoolStats | null) | null = null;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'dashpub_' });
-    this.http = new Counter({ name: 'dashpub_http_requests_total', help: 'HTTP requests answered, by surface and status', labelNames: ['surface', 'status'], registers });
-    this.httpSeconds = new Histogram({
-      name: 'dashpub_http_request_duration_seconds',
-      help: 'HTTP request latency, by surface and status',
-      labelNames: ['surface', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
     this.tools = new Counter({ name: 'dashpub_tool_calls_total', help: 'MCP tool calls, by tool and outcome (ok, refused, error)', labelNames: ['tool', 'outcome'], registers });
     this.toolSeconds = new Histogram({
       name: 'dashpub_tool_call_duration_seconds',
@@ -70,7 +63,6 @@ export class PromTelemetry implements Telemetry {
       buckets: REFRESH_BUCKETS,
       registers,
     });
-    this.served = new Counter({ name: 'dashpub_dashboards_served_total', help: 'Responses of the dashboards host, by status', labelNames: ['status'], registers });
     const self = this;
     new Gauge({
       name: 'dashpub_refresh_queue_depth',
@@ -112,24 +104,17 @@ export class PromTelemetry implements Telemetry {
 
   /** The Prometheus text exposition and its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    return { contentType: this.registry.contentType, text: `${await this.registry.metrics()}\n${this.requests.exposition()}\n` };
   }
 
-  // Label children of the per-request metrics, looked up by key: prom-client hashes a label object on every call.
-  private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
-  private readonly servedChildren = new Map<number, { inc(): void }>();
+  // Label children of the other frequent metrics, looked up by key: prom-client hashes a label object on every call.
   private readonly listingChildren = new Map<ListCacheOutcome, { inc(): void }>();
   private readonly verificationChildren = new Map<VerificationOutcome, { inc(): void }>();
   // Keyed by a registered tool's name (tool-registry.ts reports only those) and an outcome: a bounded set.
   private readonly toolChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
 
   httpRequest(surface: string, status: number, seconds: number): void {
-    const child = childOf(this.httpChildren, `${surface}|${status}`, () => {
-      const labels = { surface, status: String(status) };
-      return { count: this.http.labels(labels), latency: this.httpSeconds.labels(labels) };
-    });
-    child.count.inc();
-    child.latency.observe(seconds);
+    this.requests.httpRequest(surface, status, seconds);
   }
 
   toolCall(tool: string, outcome: ToolOutcome, seconds: number): void {
@@ -159,7 +144,7 @@ export class PromTelemetry implements Telemetry {
   }
 
   dashboardServed(status: number): void {
-    childOf(this.servedChildren, status, () => this.served.labels({ status: String(status) })).inc();
+    this.requests.dashboardServed(status);
   }
 }
 

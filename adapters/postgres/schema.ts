@@ -44,6 +44,7 @@ import { VersionRefreshable1700000015700 } from './migrations/1700000015700-vers
 import { ViewerSessionInvalidation1700000015800 } from './migrations/1700000015800-viewer-session-invalidation.js';
 import { RefreshRetryWindow1700000015900 } from './migrations/1700000015900-refresh-retry-window.js';
 import { ShareLinks1700000016000 } from './migrations/1700000016000-share-links.js';
+import { Embeds1700000016100 } from './migrations/1700000016100-embeds.js';
 import { DeliverySubscriptions1700000016600 } from './migrations/1700000016600-delivery-subscriptions.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -94,5 +95,6 @@ export const MIGRATIONS: Function[] = [
   ViewerSessionInvalidation1700000015800,
   RefreshRetryWindow1700000015900,
   ShareLinks1700000016000,
+  Embeds1700000016100,
   DeliverySubscriptions1700000016600,
 ];

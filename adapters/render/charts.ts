@@ -6,13 +6,14 @@ import type { ChartType, Panel, Row } from '../../domain/dashboard-spec.js';
 import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
+import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
 
 export const PALETTE = ['#4361ee', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4', '#ec4899', '#84cc16', '#64748b', '#f97316'];
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
-const INK = '#475569';
-const RULE = '#e2e8f0';
+const INK = CHART_INK;
+const RULE = CHART_RULE;
 
 /** Beyond these, a chart stops being readable and an SVG stops being small. */
 export const MAX_SCATTER_POINTS = 1000;
@@ -301,7 +302,7 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
           data: slices,
           label: { show: false },
           labelLine: { show: false },
-          itemStyle: { borderColor: '#fff', borderWidth: 2 },
+          itemStyle: { borderColor: CHART_SLICE_BORDER, borderWidth: 2 },
         },
       ],
     },

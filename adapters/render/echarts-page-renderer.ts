@@ -15,6 +15,7 @@ import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonS
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
 import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
+import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 
 export const MAX_TABLE_ROWS = 100;
 export const MAX_TABLE_COLUMNS = 40;
@@ -43,7 +44,7 @@ export class EchartsPageRenderer {
 }
 
 /** Query results win over inline data of the same id; ids the spec does not define are ignored. */
-function collectDatasets(spec: DashboardSpec, data: Record<string, Row[]>): Map<string, Row[]> {
+export function collectDatasets(spec: DashboardSpec, data: Record<string, Row[]>): Map<string, Row[]> {
   const datasets = new Map<string, Row[]>();
   for (const id of Object.keys(spec.queries ?? {})) {
     const rows = ownEntry(data, id);
@@ -59,14 +60,15 @@ function page(title: string, description: string | undefined, body: string, cont
     ? `<a href="${escapeHtml(context.url.replace(/\/+$/, ''))}/data.json">Data (JSON)</a>`
     : '';
   return [
-    '<!doctype html>',
-    '<html lang="en">',
+    SPEC_PAGE_OPENING,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
     `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
+    previewTags(title, description, context),
     `<style>${PAGE_CSS}</style>`,
     '</head>',
     '<body>',
@@ -86,7 +88,36 @@ function page(title: string, description: string | undefined, body: string, cont
     .join('\n');
 }
 
-interface Dataset {
+/** Text for a one-line preview tag: escaped, no line breaks, bounded. */
+function previewText(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return escapeHtml(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
+}
+
+/**
+ * Link-preview tags (Open Graph, Twitter) on one line, so the host can drop them whole from any answer
+ * that is not public. The image is the dashboard's PNG on the same host; pages rendered without an
+ * http(s) URL get none.
+ */
+function previewTags(title: string, description: string | undefined, context: RenderContext): string {
+  if (!/^https?:\/\//i.test(context.url)) return '';
+  const url = new URL(context.url);
+  const slug = url.pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+  const image = `${url.origin}/_image/${encodeURIComponent(slug)}.png`;
+  const summary = description?.trim() ? description : `Dashboard, last refreshed ${formatTimestamp(context.renderedAt)}`;
+  return [
+    PREVIEW_TAGS_START,
+    `<meta property="og:title" content="${previewText(title, 200)}">`,
+    `<meta property="og:description" content="${previewText(summary, 300)}">`,
+    `<meta property="og:url" content="${escapeHtml(context.url)}">`,
+    `<meta property="og:image" content="${escapeHtml(image)}">`,
+    `<meta property="og:image:width" content="1200">`,
+    `<meta property="og:image:alt" content="${previewText(title, 200)}">`,
+    '<meta name="twitter:card" content="summary_large_image">',
+  ].join('');
+}
+
+export interface Dataset {
   rows: Row[];
   columns: string[];
 }
@@ -107,7 +138,7 @@ function section(panel: Panel, inner: string, extraClass = ''): string {
 }
 
 /** Why a data panel cannot draw, in words for the reader; undefined when it can. */
-function dataProblem(panel: Panel, data: Dataset | undefined): string | undefined {
+export function dataProblem(panel: Panel, data: Dataset | undefined): string | undefined {
   if (data === undefined) return `No data yet: this panel fills in when the query "${panel.query}" runs.`;
   if (data.rows.length === 0) return 'No rows to show.';
   const { columns } = data;
@@ -167,16 +198,18 @@ function statBody(panel: Panel, data: Dataset | undefined): string {
   const label = `<h2 class="panel-title">${escapeHtml(panel.title || panel.value || '')}</h2>`;
   const problem = dataProblem(panel, data);
   if (problem) return label + `<p class="empty">${escapeHtml(problem)}</p>`;
-  // A stat reads the first row: queries for a tile return one row, and ordered ones put the latest first.
-  const value: unknown = data!.rows[0]![panel.value!];
-  const number = toNumber(value);
-  let text: string;
-  let full = '';
-  if (value === null || value === undefined) text = '—';
-  else if (number !== null && typeof value !== 'boolean') {
-    text = formatStat(number);
-    full = formatNumber(number);
-  } else text = cellText(value);
-  const titleAttr = full && full !== text ? ` title="${escapeHtml(full)}"` : '';
+  const { text, full } = statValue(panel, data!);
+  const titleAttr = full !== text ? ` title="${escapeHtml(full)}"` : '';
   return label + `<p class="stat-value"${titleAttr}>${escapeHtml(text)}</p>`;
+}
+
+/** A stat's shown text and its full number (the same for non-numbers). */
+export function statValue(panel: Panel, data: Dataset): { text: string; full: string } {
+  // A stat reads the first row: queries for a tile return one row, and ordered ones put the latest first.
+  const value: unknown = data.rows[0]![panel.value!];
+  const number = toNumber(value);
+  if (value === null || value === undefined) return { text: '—', full: '—' };
+  if (number !== null && typeof value !== 'boolean') return { text: formatStat(number), full: formatNumber(number) };
+  const text = cellText(value);
+  return { text, full: text };
 }

@@ -1,52 +1,85 @@
+import type { ImageTheme } from '../../domain/page-theme.js';
+
 /** The page's only stylesheet, inlined (the CSP allows inline styles and nothing external). */
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+
+/** Both themes' colours: the page switches between them with CSS variables, the images draw with one set. */
+export const THEME_COLOURS: Readonly<Record<ImageTheme, Readonly<Record<string, string>>>> = {
+  light: {
+    bg: '#f5f7fb', text: '#1e293b', heading: '#0f172a', muted: '#475569', meta: '#5b6a80', panel: '#ffffff',
+    border: '#e2e8f0', dashed: '#cbd5e1', 'table-border': '#eef2f7', 'th-bg': '#f8fafc', th: '#334155', stripe: '#fbfcfe',
+    null: '#5b6a80', prose: '#334155', link: '#3451d1', 'code-bg': '#f1f5f9', footer: '#5b6a80', 'chart-ink': '#475569', 'chart-rule': '#e2e8f0',
+  },
+  dark: {
+    bg: '#0b1120', text: '#e2e8f0', heading: '#f8fafc', muted: '#cbd5e1', meta: '#a3b1c6', panel: '#161e2e',
+    border: '#2a3548', dashed: '#475569', 'table-border': '#243044', 'th-bg': '#1c263a', th: '#cbd5e1', stripe: '#1a2334',
+    null: '#a3b1c6', prose: '#cbd5e1', link: '#a5b8ff', 'code-bg': '#0f172a', footer: '#a3b1c6', 'chart-ink': '#cbd5e1', 'chart-rule': '#2a3548',
+  },
+};
+
+/** The colours ECharts writes into chart SVGs (charts.ts), which the stylesheet repaints per theme. */
+export const CHART_INK = '#475569';
+export const CHART_RULE = '#e2e8f0';
+export const CHART_SLICE_BORDER = '#fff';
+
+const variables = (theme: ImageTheme) =>
+  `color-scheme:${theme};` + Object.entries(THEME_COLOURS[theme]).map(([name, value]) => `--${name}:${value}`).join(';');
+// Follows the reader's setting unless the host pinned a theme with `?theme=` (data-theme on <html>).
+const themeRules =
+  `:root{${variables('light')}}` +
+  `@media (prefers-color-scheme:dark){:root:not([data-theme=light]){${variables('dark')}}}` +
+  `:root[data-theme=dark]{${variables('dark')}}` +
+  `.chart-svg [fill="${CHART_INK}"]{fill:var(--chart-ink)}.chart-svg [stroke="${CHART_RULE}"]{stroke:var(--chart-rule)}` +
+  `.chart-svg [stroke="${CHART_SLICE_BORDER}"]{stroke:var(--panel)}`;
 
 const spans = Array.from({ length: 12 }, (_, i) => `.span-${i + 1}{grid-column:span ${i + 1}}`).join('');
 const halfSpans = [1, 2, 3, 4, 5].map((n) => `.span-${n}`).join(',');
 const fullSpans = [6, 7, 8, 9, 10, 11, 12].map((n) => `.span-${n}`).join(',');
 
 export const PAGE_CSS = `
+${themeRules}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0;background:#f5f7fb;color:#1e293b;font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-font-smoothing:antialiased}
+body{margin:0;background:var(--bg);color:var(--text);font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-font-smoothing:antialiased}
 .page{max-width:1240px;margin:0 auto;padding:32px 24px 40px}
 .page-header{margin:0 0 24px}
-h1{font-size:28px;line-height:1.2;font-weight:700;letter-spacing:-0.01em;margin:0 0 6px;color:#0f172a;overflow-wrap:anywhere}
-.description{margin:0 0 8px;max-width:72ch;color:#475569;white-space:pre-line;overflow-wrap:anywhere}
-.meta{margin:0;font-size:13px;color:#64748b}
+h1{font-size:28px;line-height:1.2;font-weight:700;letter-spacing:-0.01em;margin:0 0 6px;color:var(--heading);overflow-wrap:anywhere}
+.description{margin:0 0 8px;max-width:72ch;color:var(--muted);white-space:pre-line;overflow-wrap:anywhere}
+.meta{margin:0;font-size:13px;color:var(--meta)}
 .grid{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));gap:16px}
 ${spans}
-.panel{min-width:0;background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:16px 18px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
-.panel-title{font-size:15px;font-weight:600;margin:0 0 10px;color:#0f172a;overflow-wrap:anywhere}
+.panel{min-width:0;background:var(--panel);border:1px solid var(--border);border-radius:12px;padding:16px 18px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
+.panel-title{font-size:15px;font-weight:600;margin:0 0 10px;color:var(--heading);overflow-wrap:anywhere}
 .chart{margin:0}
 .chart-svg{display:block;width:100%;height:auto}
 .chart-narrow{display:none}
-.panel-note{margin:8px 0 0;font-size:12px;color:#64748b}
-.empty{display:flex;align-items:center;justify-content:center;min-height:120px;margin:0;padding:16px;border:1px dashed #cbd5e1;border-radius:8px;color:#64748b;font-size:14px;text-align:center;overflow-wrap:anywhere}
-.stat .panel-title{font-size:13px;font-weight:500;color:#64748b;margin-bottom:4px}
-.stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:#0f172a;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.panel-note{margin:8px 0 0;font-size:12px;color:var(--meta)}
+.empty{display:flex;align-items:center;justify-content:center;min-height:120px;margin:0;padding:16px;border:1px dashed var(--dashed);border-radius:8px;color:var(--meta);font-size:14px;text-align:center;overflow-wrap:anywhere}
+.stat .panel-title{font-size:13px;font-weight:500;color:var(--meta);margin-bottom:4px}
+.stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:var(--heading);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
-.table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid #eef2f7;border-radius:8px}
+.table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:13px}
-th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid #eef2f7;overflow-wrap:anywhere;min-width:4em}
-th{background:#f8fafc;color:#334155;font-weight:600;white-space:nowrap}
+th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid var(--table-border);overflow-wrap:anywhere;min-width:4em}
+th{background:var(--th-bg);color:var(--th);font-weight:600;white-space:nowrap}
 tbody tr:last-child td{border-bottom:0}
-tbody tr:nth-child(even) td{background:#fbfcfe}
+tbody tr:nth-child(even) td{background:var(--stripe)}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.null{color:#94a3b8}
-.prose{color:#334155;overflow-wrap:anywhere}
+.null{color:var(--null)}
+.prose{color:var(--prose);overflow-wrap:anywhere}
 .prose>:first-child{margin-top:0}.prose>:last-child{margin-bottom:0}
-.prose h3,.prose h4,.prose h5,.prose h6{color:#0f172a;line-height:1.3;margin:1.1em 0 .4em}
+.prose h3,.prose h4,.prose h5,.prose h6{color:var(--heading);line-height:1.3;margin:1.1em 0 .4em}
 .prose h3{font-size:18px}.prose h4{font-size:16px}.prose h5,.prose h6{font-size:15px}
 .prose p,.prose ul,.prose ol,.prose pre,.prose blockquote{margin:0 0 .8em}
 .prose ul,.prose ol{padding-left:1.4em}
-.prose a{color:#3451d1;text-decoration:underline;text-underline-offset:2px}
-.prose code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f1f5f9;border-radius:4px;padding:1px 4px}
-.prose pre{background:#f1f5f9;border-radius:8px;padding:10px 12px;overflow-x:auto}
+.prose a{color:var(--link);text-decoration:underline;text-underline-offset:2px}
+.prose code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code-bg);border-radius:4px;padding:1px 4px}
+.prose pre{background:var(--code-bg);border-radius:8px;padding:10px 12px;overflow-x:auto}
 .prose pre code{background:none;padding:0}
-.prose blockquote{border-left:3px solid #cbd5e1;padding-left:12px;color:#475569}
-.page-footer{margin-top:28px;font-size:12px;color:#94a3b8}
-.page-footer a{color:#64748b}
+.prose blockquote{border-left:3px solid var(--dashed);padding-left:12px;color:var(--muted)}
+.page-footer{margin-top:28px;font-size:12px;color:var(--footer)}
+.page-footer a{color:var(--footer)}
 @media (max-width:960px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
 @media (max-width:640px){
 .page{padding:20px 14px 28px}

@@ -3,7 +3,9 @@ import type { Visibility } from '../../domain/metadata.js';
 import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
-import { HostingCatalog, type ListedDashboard, type Site } from './hosting-catalog.js';
+import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
+import { isSpecPage, themedPage, variantEtag, withoutPreviewTags } from './page-variants.js';
+import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
 
 export interface HostingRequest {
@@ -55,6 +57,36 @@ export type HostingOutcome =
 const SLUG = /^[a-z0-9-]{1,64}$/;
 const FILENAME = new RegExp(`^[a-z0-9._-]{1,${FILENAME_MAX_LENGTH}}$`);
 const NOT_FOUND: HostingOutcome = { kind: 'not_found' };
+const NOT_FOUND_ACCESS = { kind: 'not_found' } as const;
+
+/** A request let in to a dashboard: the files it may see and the version they belong to. */
+export interface Access {
+  kind: 'granted';
+  dashboard: DashboardRecord;
+  /** Reached through an old slug: the caller leads the browser to `dashboard.slug`. */
+  alias: boolean;
+  manifest: Manifest;
+  versionId: string;
+  /** Set when a share link let the browser in. */
+  shareLinkId?: string;
+}
+
+/**
+ * A spec page as this answer shows it: without link-preview tags unless public (a private page gives no
+ * preview data), and pinned to `theme` when the URL asks; each variant has its own ETag.
+ */
+function pageVariant(file: FileBytes, visibility: Visibility, theme?: ImageTheme): FileBytes {
+  let { body, etag } = file;
+  if (visibility !== 'public' && isSpecPage(body)) {
+    body = withoutPreviewTags(body);
+    etag = variantEtag(etag, 'private');
+  }
+  if (theme !== undefined && isSpecPage(body)) {
+    body = themedPage(body, theme);
+    etag = variantEtag(etag, theme);
+  }
+  return { body, etag };
+}
 
 /**
  * Resolves one request on `<subdomain>.{dashboard_domain}`: `/` lists the account's public dashboards,
@@ -85,34 +117,54 @@ export class ServeDashboard {
     if (!SLUG.test(slug) || (filename !== '' && (!FILENAME.test(filename) || filename === '.' || filename === '..'))) {
       return NOT_FOUND;
     }
+    const access = await this.access(site, request, slug);
+    if (access.kind !== 'granted') return access;
+    const { dashboard } = access;
+    if (access.alias) return { kind: 'moved', subdomain: site.subdomain, slug: dashboard.slug, filename, visibility: dashboard.visibility };
+    return this.file(site, dashboard, access.manifest, filename, access.shareLinkId, parseTheme(new URLSearchParams(request.query).get('theme')));
+  }
+
+  /**
+   * Whether this request may see the dashboard at `slug` (an alias's target included), by the page's rules:
+   * public, a share cookie its link honours, or a signed-in viewer allowed on the site. Images follow it too.
+   */
+  async access(site: Site, request: HostingRequest, slug: string): Promise<Access | { kind: 'sign_in'; returnPath: string } | { kind: 'not_found' }> {
+    if (!SLUG.test(slug)) return NOT_FOUND_ACCESS;
     const found = await this.catalog.lookup(site, slug);
-    if (!found) return NOT_FOUND;
+    if (!found) return NOT_FOUND_ACCESS;
     const { dashboard } = found;
     const shared = found.kind === 'dashboard' ? await this.shared(request, dashboard, found.manifest) : null;
-    if (shared) return this.file(site, dashboard, shared.manifest, filename, shared.linkId);
+    if (shared) return { kind: 'granted', dashboard, alias: false, ...shared };
     if (dashboard.visibility !== 'public') {
       const userId = await this.viewers.viewer(site.subdomain, request.viewerToken());
       if (userId === null) return { kind: 'sign_in', returnPath: request.path + (request.query ? `?${request.query}` : '') };
-      if (!(await this.catalog.canView(site, userId))) return NOT_FOUND;
+      if (!(await this.catalog.canView(site, userId))) return NOT_FOUND_ACCESS;
     }
-    if (found.kind === 'alias') return { kind: 'moved', subdomain: site.subdomain, slug: dashboard.slug, filename, visibility: dashboard.visibility };
-    return this.file(site, dashboard, found.manifest, filename);
+    if (found.kind === 'alias') return { kind: 'granted', dashboard, alias: true, manifest: {}, versionId: dashboard.currentVersionId };
+    return { kind: 'granted', dashboard, alias: false, manifest: found.manifest, versionId: dashboard.currentVersionId };
   }
 
   /**
    * A share cookie for this dashboard that its link still honours: the files it grants (the pinned version's,
    * or the current ones). Null without one, and for a link paused, revoked or expired since.
    */
-  private async shared(request: HostingRequest, dashboard: DashboardRecord, current: Manifest): Promise<{ manifest: Manifest; linkId: string } | null> {
+  private async shared(request: HostingRequest, dashboard: DashboardRecord, current: Manifest): Promise<{ manifest: Manifest; versionId: string; shareLinkId: string } | null> {
     const cookie = request.shareCookie?.(dashboard.slug) ?? null;
     if (cookie === null) return null;
     const grant = await this.shares.grant(cookie, dashboard.id);
     if (!grant) return null;
     const manifest = grant.pinnedVersionId === null ? current : await this.catalog.pinnedManifest(dashboard.id, grant.pinnedVersionId);
-    return manifest ? { manifest, linkId: grant.linkId } : null;
+    return manifest ? { manifest, versionId: grant.pinnedVersionId ?? dashboard.currentVersionId, shareLinkId: grant.linkId } : null;
   }
 
-  private async file(site: Site, dashboard: DashboardRecord, manifest: Manifest, filename: string, shareLinkId?: string): Promise<HostingOutcome> {
+  private async file(
+    site: Site,
+    dashboard: DashboardRecord,
+    manifest: Manifest,
+    filename: string,
+    shareLinkId?: string,
+    theme?: ImageTheme,
+  ): Promise<HostingOutcome> {
     const name = filename || DEFAULT_FILENAME;
     const entry = Object.hasOwn(manifest, name) ? manifest[name] : undefined;
     // Whatever a share link lets in is answered as private: never cached by others, never embedded elsewhere.
@@ -125,14 +177,14 @@ export class ServeDashboard {
     }
     const file = await this.catalog.file(entry);
     if (!file) throw new Error(`file ${entry.sha256} of dashboard ${dashboard.id} is missing from storage`);
+    const page = name === DEFAULT_FILENAME;
     return {
       kind: 'file',
-      body: file.body,
-      etag: file.etag,
+      ...(page ? pageVariant(file, visibility, theme) : file),
       contentType: entry.contentType,
       visibility,
       dashboardId: dashboard.id,
-      page: name === DEFAULT_FILENAME,
+      page,
       ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
   }
@@ -166,14 +218,15 @@ export class ServeDashboard {
     const entry = manifest[name]!;
     const file = this.catalog.peekFile(entry.sha256);
     if (!file) return undefined;
+    const visibility = shareLinkId === undefined ? 'public' : 'private';
+    const page = name === DEFAULT_FILENAME;
     return {
       kind: 'file',
-      body: file.body,
-      etag: file.etag,
+      ...(page && visibility !== 'public' ? pageVariant(file, visibility) : file),
       contentType: entry.contentType,
-      visibility: shareLinkId === undefined ? 'public' : 'private',
+      visibility,
       dashboardId: found.dashboard.id,
-      page: name === DEFAULT_FILENAME,
+      page,
       ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
   }

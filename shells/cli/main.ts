@@ -8,6 +8,7 @@ import { registerServerCommands } from './server-commands.js';
 import { registerGrantCommands } from './grant-commands.js';
 import { registerClientKitCommands } from './client-kit-commands.js';
 import { registerShareCommands } from './share-commands.js';
+import { registerEmbedCommands } from './embed-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
 
 const program = new Command('dashpub')
@@ -26,6 +27,7 @@ registerConnectionCommands(program);
 registerGrantCommands(program);
 registerClientKitCommands(program);
 registerShareCommands(program);
+registerEmbedCommands(program);
 registerSubscriptionCommands(program);
 
 await program.parseAsync(process.argv);

@@ -20,7 +20,7 @@ export function hostClassifier(settings: Pick<Settings, 'appUrl' | 'baseUrl' | '
   const appHost = hostOf(settings.appUrl);
   const apiHost = hostOf(settings.baseUrl);
   const suffix = `.${settings.dashboardDomain.toLowerCase()}`;
-  return (hostHeader) => {
+  const classify = (hostHeader: string | undefined): HostClass => {
     const host = (hostHeader ?? '').toLowerCase();
     if (host === appHost) return APP;
     if (host === apiHost) return API;
@@ -29,6 +29,16 @@ export function hostClassifier(settings: Pick<Settings, 'appUrl' | 'baseUrl' | '
       if (SUBDOMAIN.test(subdomain)) return { surface: 'dashboards', subdomain };
     }
     return API;
+  };
+  // Keep-alive connections send the same Host over and over: the last answer is kept (callers only read it).
+  let lastHeader: string | undefined;
+  let lastClass: HostClass = API;
+  return (hostHeader) => {
+    if (hostHeader !== lastHeader || hostHeader === undefined) {
+      lastClass = classify(hostHeader);
+      lastHeader = hostHeader;
+    }
+    return lastClass;
   };
 }
 

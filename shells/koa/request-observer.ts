@@ -61,8 +61,8 @@ export function observeRequests(handler: ClassifiedHandler, settings: Settings, 
     const surface = host.surface;
     const started = performance.now();
     inFlight++;
-    // 'close' follows 'finish' on every response, and alone on one cut short.
-    res.once('close', () => {
+    // 'close' follows 'finish' on every response, and alone on one cut short; it is emitted once, so `on` (no once-wrapper) will do.
+    res.on('close', () => {
       inFlight--;
       const seconds = (performance.now() - started) / 1000;
       // A response cut short (client gone, server closing) has no status worth counting as sent.

@@ -27,7 +27,7 @@ describe('adapters: ECharts page renderer', () => {
     const { html } = render(showcaseSpec());
 
     it('is a complete HTML document with a strict CSP and no script, external resource or inline handler', () => {
-      expect(html.startsWith('<!doctype html>\n<html lang="en">')).to.equal(true);
+      expect(html.startsWith('<!doctype html>\n<html lang="en" data-theme="auto">')).to.equal(true);
       expect(html).to.contain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`);
       expect(CONTENT_SECURITY_POLICY).to.match(/^default-src 'none'; style-src 'unsafe-inline'; img-src data:/);
       expect(html).to.contain('<meta name="viewport" content="width=device-width, initial-scale=1">');

@@ -7,6 +7,10 @@ import { launchChromium } from '../support/browser.js';
 import { EchartsPageRenderer } from '../../adapters/render/echarts-page-renderer.js';
 import { CONTENT_SECURITY_POLICY } from '../../adapters/render/page-style.js';
 import { showcaseSpec } from '../adapters/render-fixture.js';
+import { createRequire } from 'node:module';
+import { themedPage } from '../../application/hosting/page-variants.js';
+
+const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
 const CHART_PANELS = ['revenue-trend', 'channels', 'orders-by-region', 'revenue-area', 'visits-signups'];
 
@@ -79,9 +83,10 @@ describe('e2e: rendered dashboard in a real browser', function () {
 
   before(async () => {
     server = createServer((req, res) => {
-      if (req.url === '/') {
+      const pinned = req.url === '/dark' || req.url === '/light' ? themedPage(Buffer.from(html), req.url.slice(1) as 'dark' | 'light') : undefined;
+      if (req.url === '/' || pinned) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONTENT_SECURITY_POLICY });
-        res.end(html);
+        res.end(pinned ?? html);
       } else {
         res.writeHead(404).end();
       }
@@ -94,6 +99,40 @@ describe('e2e: rendered dashboard in a real browser', function () {
   after(async () => {
     await browser?.close();
     await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** axe-core's contrast rules on the page as it is drawn now: the violations' targets. */
+  async function contrastViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ content: axeSource }).catch(() => page.evaluate(axeSource));
+    const results = await page.evaluate(() =>
+      (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run(document, {
+        runOnly: { type: 'rule', values: ['color-contrast', 'color-contrast-enhanced'] },
+      }),
+    );
+    return results.violations.filter((v) => v.id === 'color-contrast').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  }
+
+  it('follows the reader\'s colour scheme with no script, ?theme pins one, and each theme passes axe-core\'s contrast rule', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const axisInk = () => page.evaluate(() => getComputedStyle(document.querySelector('#panel-revenue-trend .chart-wide text')!).fill);
+    try {
+      const cases = [
+        ['/', 'light', 'rgb(245, 247, 251)', 'rgb(71, 85, 105)'],
+        ['/', 'dark', 'rgb(11, 17, 32)', 'rgb(203, 213, 225)'],
+        ['/dark', 'light', 'rgb(11, 17, 32)', 'rgb(203, 213, 225)'],
+        ['/light', 'dark', 'rgb(245, 247, 251)', 'rgb(71, 85, 105)'],
+      ] as const;
+      for (const [path, scheme, bg, ink] of cases) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+        expect([await background(), await axisInk()], `${path} in ${scheme}`).to.deep.equal([bg, ink]);
+        await page.screenshot({ path: `/tmp/dashpub-render-${path.slice(1) || 'auto'}-${scheme}.png`, fullPage: true });
+        expect(await contrastViolations(page), `${path} in ${scheme}`).to.deep.equal([]);
+      }
+    } finally {
+      await page.close();
+    }
   });
 
   async function open(width: number): Promise<{ page: Page; requests: string[]; problems: string[] }> {

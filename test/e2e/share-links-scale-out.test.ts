@@ -3,10 +3,12 @@ import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import { ManageShareLinks } from '../../application/sharing/manage-share-links.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
+import { runDashpub } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cookiePairs } from '../support/hosting-http.js';
 import { request } from '../support/http.js';
 import { aPrincipal, workspaceLock } from '../support/mothers.js';
+import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { spawnServer, type SpawnedServer } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 
@@ -80,20 +82,42 @@ describe('e2e: share links across two dashpub serve processes', function () {
     const cookies = await openWithPassword(first, created.token);
     // Both processes remember the session now.
     for (const server of servers) expect((await get(server, '/plan', cookies)).text).to.include('acme plan');
+    // Revoked by a third process, the operator's CLI.
+    const revoked = await runDashpub({ DATABASE_URL: database.url }, ['share', 'revoke', created.link.id]);
+    expect(revoked.code, revoked.stderr).to.equal(0);
     const since = Date.now();
-    await seeder.container.get(ManageShareLinks).revoke({ kind: 'operator' }, created.link.id);
     expect(await refusedWithin(first, cookies, since)).to.be.below(PROPAGATION_MS);
     expect(await refusedWithin(second, cookies, since)).to.be.below(PROPAGATION_MS);
     expect((await get(second, `/_share/${created.token}`, {})).status).to.equal(404);
 
+    await expectNoSecretsLogged([created.token, PASSWORD, cookies.dashpub_share_plan!]);
+  });
+
+  it('a link revoked on one process’s dashboard page is refused by that process at once and by the other at its next request', async () => {
+    const created = await seeder.container.get(ManageShareLinks).create({ kind: 'operator' }, { workspace: 'acme' }, 'plan', {});
+    const [one, other] = servers as [SpawnedServer, SpawnedServer];
+    const opened = await get(other, `/_share/${created.token}`, {});
+    const cookies = { dashpub_share_plan: cookiePairs(opened.headers)['dashpub_share_plan']! };
+    for (const server of servers) expect((await get(server, '/plan', cookies)).status).to.equal(200);
+
+    const web = new WebClient(one.url, one.hosts.app);
+    const signedIn = await web.post('/sign-in', { csrf: csrfOf(await web.get('/sign-in')), email: 'vera@example.com', password: 'vera password 1', return_to: '/dashboards' });
+    expect(signedIn.status).to.equal(303);
+    const page = await web.get('/dashboards/acme/plan');
+    const revoked = await web.post(`/dashboards/acme/plan/share/${created.link.id}/revoke`, { csrf: csrfOf(page) });
+    expect(revoked.status).to.equal(303);
+    const since = Date.now();
+    expect((await get(one, '/plan', cookies)).status).to.equal(302);
+    expect(await refusedWithin(other, cookies, since)).to.be.below(PROPAGATION_MS);
+  });
+
+  async function expectNoSecretsLogged(secrets: string[]) {
     for (const server of servers) {
       // The log is written asynchronously: wait for the line of the last request.
       for (let i = 0; i < 100 && !server.output().includes('/_share/…'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
       const log = server.output();
       expect(log).to.include('/_share/…');
-      expect(log).to.not.include(created.token);
-      expect(log).to.not.include(PASSWORD);
-      expect(log).to.not.include(cookies.dashpub_share_plan);
+      for (const secret of secrets) expect(log).to.not.include(secret);
     }
-  });
+  }
 });

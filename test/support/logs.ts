@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../shells/logger.js';
 
-/** A logger at `info` whose lines are parsed into `lines` as they are written. */
-export function captureLogs(): { lines: Array<Record<string, any>>; logger: Logger } {
+/** A logger at `level` (`info` unless told) whose lines are parsed into `lines` as they are written. */
+export function captureLogs(level = 'info'): { lines: Array<Record<string, any>>; logger: Logger } {
   const lines: Array<Record<string, any>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -10,5 +10,5 @@ export function captureLogs(): { lines: Array<Record<string, any>>; logger: Logg
       done();
     },
   });
-  return { lines, logger: createLogger({ logLevel: 'info' }, stream) };
+  return { lines, logger: createLogger({ logLevel: level }, stream) };
 }

@@ -1,6 +1,7 @@
 import type { DashboardDetail, OwnerChoice, OwnerPage } from '../../../application/dashboards/owner-dashboards.js';
 import type { UrlSettings } from '../../../domain/urls.js';
 import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type VersionJson } from '../../presenters/dashboards/dashboard-presenters.js';
+import type { EmbedOnce } from './embed-section.js';
 import { html, layout, type Html } from './html.js';
 import { viewsChart } from './views-chart.js';
 
@@ -140,6 +141,10 @@ export interface DetailInput {
   values?: Record<string, string>;
   /** The Share section (share-section.ts), drawn by the route with the links it may show. */
   share?: Html;
+  /** A new embed secret or a test URL, shown on this answer only. */
+  embed?: EmbedOnce;
+  /** The embed settings (shells/koa/app/embed-section.ts), for a person who manages the dashboard's sharing. */
+  embedSection?: Html | null;
   /** The Deliver section (deliver-section.ts), drawn by the route with the subscriptions it may show. */
   deliver?: Html;
 }
@@ -194,6 +199,7 @@ ${meta}
 ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
 ${input.share ?? null}
+${input.embedSection ?? null}
 ${input.deliver ?? null}
 <h2>Files</h2>${filesTable(d.files)}
 <h2>Name, tags and visibility</h2>${settings}

@@ -14,6 +14,7 @@ import { messagePage } from './pages.js';
 import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
+import { embedPanel, embedRoutes } from './embed-routes.js';
 import { DELIVER_NOTICES, deliverRoutes, deliverSectionOf, type DeliverDetailInput } from './deliver-routes.js';
 import {
   DASHBOARDS_PATH,
@@ -24,11 +25,15 @@ import {
   listPage,
   ownerListPath,
   versionPage,
+  type DetailView,
   type Problem,
 } from './dashboards-pages.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Saved.',
+  'embed-on': 'Embedding is on.',
+  'embed-off': 'Embedding is off: every embed URL of this dashboard stopped working.',
+  'embed-origins': 'Allowed origins saved.',
   restored: 'Restored: that version is now the current one, and the version it replaced is kept as a snapshot.',
   named: 'Version named: it is kept until you remove its name.',
   unnamed: 'Name removed: the version can be pruned again.',
@@ -62,16 +67,12 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   actionRoutes(router, pages);
   deleteRoutes(router, pages);
   shareLinksRoutes(router, container, settings, pages);
+  embedRoutes(router, pages, container, settings);
   deliverRoutes(router, container, pages);
   return router;
 }
 
 type Pages = ReturnType<typeof dashboardsPages>;
-
-/** The sections a dashboard's page draws with what the person may manage: Share and Deliver. */
-async function detailSections(container: Container, userId: string, view: ReturnType<typeof detailView>, csrf: string, input: ShareDetailInput & DeliverDetailInput) {
-  return { share: await shareSectionOf(container, userId, view, csrf, input), deliver: await deliverSectionOf(container, userId, view, csrf, input) };
-}
 
 /** What every dashboards route shares: the use cases, the page chrome and the refusal pages. */
 function dashboardsPages(container: Container, settings: Settings) {
@@ -114,7 +115,7 @@ function dashboardsPages(container: Container, settings: Settings) {
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
     const view = detailView(settings, detail);
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await detailSections(container, userId, view, chrome(ctx).csrf, input)) }), dashboardFrames);
+    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await sharingSections(container, userId, owner, view, chrome(ctx).csrf, input)) }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
@@ -133,6 +134,12 @@ function dashboardsPages(container: Container, settings: Settings) {
   });
 
   return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
+}
+
+/** The Share section and the embed settings, each only for a person who manages the dashboard's sharing. */
+async function sharingSections(container: Container, userId: string, owner: string, view: DetailView, csrf: string, input: ShareDetailInput & DeliverDetailInput) {
+  const deliver = await deliverSectionOf(container, userId, view, csrf, input);
+  return { share: await shareSectionOf(container, userId, view, csrf, input), embedSection: await embedPanel(container).section(userId, owner, view.dashboard.slug, csrf, input), deliver };
 }
 
 /** The list of dashboards and each dashboard's page. */

@@ -5,6 +5,11 @@ import { ServeDashboard, type HostingOutcome, type Moved } from '../../../applic
 import { safeReturnPath, ViewerAccess } from '../../../application/hosting/viewer-access.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { ShareAccess } from '../../../application/sharing/share-access.js';
+import { ServeDashboardImage, type ImageOutcome } from '../../../application/hosting/serve-image.js';
+import { parseTheme } from '../../../domain/page-theme.js';
+import { EmbedAccess } from '../../../application/hosting/embed-access.js';
+import { EMBED_PATH_PREFIX } from '../../../domain/embeds.js';
+import { publicFramePolicy, serveEmbed } from './embed-route.js';
 import { listingRows, movedLocation } from '../../presenters/hosting/hosting-presenters.js';
 import { errorPage, listingPage, notFoundPage, SERVICE_PAGE_CSP, signInFailedPage } from './pages.js';
 import { SHARE_PREFIX, shareRoute } from './share-routes.js';
@@ -16,6 +21,8 @@ export interface DashboardsSurfaceDeps {
   viewers: ViewerAccess;
   views: ViewTally;
   shares: ShareAccess;
+  images: ServeDashboardImage;
+  embeds: EmbedAccess;
   /** Where unexpected failures go; the visitor only ever sees a plain 503 page. */
   onError?: (error: unknown) => void;
 }
@@ -139,6 +146,48 @@ function respond(ctx: Koa.Context, surface: Surface, outcome: HostingOutcome, su
   }
 }
 
+/** Where a dashboard's images live: a prefix no slug can take (slugs have no underscore). */
+export const IMAGE_PREFIX = '/_image/';
+const IMAGE_PATH = /^\/_image\/([a-z0-9-]{1,64})(?:\/([A-Za-z0-9_-]{1,64}))?\.png$/;
+
+/** `/_image/<slug>.png`, `/_image/<slug>/<panel-id>.png`, `?theme=dark`: the page's access rules, the page's 404. */
+async function respondImage(ctx: Koa.Context, surface: Surface, images: ServeDashboardImage, subdomain: string): Promise<void> {
+  const match = IMAGE_PATH.exec(ctx.path);
+  const outcome: ImageOutcome = match
+    ? await images.execute({
+        subdomain,
+        slug: match[1]!,
+        ...(match[2] === undefined ? {} : { panelId: match[2] }),
+        theme: parseTheme(ctx.query.theme) ?? 'light',
+        path: ctx.path,
+        query: ctx.querystring,
+        viewerToken: () => readCookie(ctx.get('cookie'), surface.cookies.viewer),
+        shareCookie: (slug) => readCookie(ctx.get('cookie'), shareCookieName(surface.cookies, slug)),
+        holds: (etag) => matchesEtag(ctx.get('if-none-match') || undefined, etag),
+      })
+    : { kind: 'not_found' };
+  if (outcome.kind === 'sign_in') return respondSignIn(ctx, surface, outcome.returnPath, subdomain);
+  if (outcome.kind === 'not_found') return servicePage(ctx, 404, notFoundPage(surface.settings.serviceDisplayName), 'no-cache');
+  if (outcome.kind === 'moved') {
+    ctx.status = REDIRECT_STATUS.moved;
+    const panel = match![2] === undefined ? '' : `/${match![2]}`;
+    ctx.set('Location', `${IMAGE_PREFIX}${outcome.slug}${panel}.png${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    ctx.set('Cache-Control', outcome.visibility === 'public' ? 'public, max-age=60' : PRIVATE_CACHE);
+    if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
+    return;
+  }
+  ctx.set('ETag', outcome.etag);
+  ctx.set('Cache-Control', outcome.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
+  if (outcome.visibility !== 'public') setPrivateHeaders(ctx);
+  if (outcome.kind === 'not_modified') {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.set('Content-Type', 'image/png');
+  ctx.body = outcome.body;
+}
+
 /** `/_auth`: the web app's ticket traded for this host's viewer session cookie. */
 async function exchangeTicket(ctx: Koa.Context, surface: Surface, subdomain: string): Promise<void> {
   const { cookies } = surface;
@@ -175,10 +224,12 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
   const { settings, serve, viewers, views, shares } = deps;
   const surface: Surface = { settings, viewers, views, cookies: cookieNames(settings.dashboardScheme) };
   const { cookies } = surface;
+  const framePolicy = publicFramePolicy(settings.appUrl);
   return async (ctx) => {
     const subdomain = ctx.state.subdomain as string;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', REFERRER_POLICY);
+    ctx.set('Content-Security-Policy', framePolicy); // private answers, service pages and embeds set their own
     // A viewer or state cookie sent twice was planted by a sibling host: neither is read, and all copies go.
     clearPlantedCookies(ctx, [cookies.viewer, cookies.state], cookies.secure);
     const sharing = ctx.path === SHARE_PREFIX || ctx.path.startsWith(`${SHARE_PREFIX}/`);
@@ -188,12 +239,17 @@ export function createDashboardsSurface(deps: DashboardsSurfaceDeps): Koa.Middle
       return;
     }
     try {
+      if (ctx.path.startsWith(EMBED_PATH_PREFIX)) return await serveEmbed(ctx, { embeds: deps.embeds, views, displayName: settings.serviceDisplayName }, subdomain);
       if (ctx.path === AUTH_PATH) {
         await exchangeTicket(ctx, surface, subdomain);
         return;
       }
       if (sharing) {
         await shareRoute(ctx, { shares, cookies, displayName: settings.serviceDisplayName }, subdomain);
+        return;
+      }
+      if (ctx.path.startsWith(IMAGE_PREFIX)) {
+        await respondImage(ctx, surface, deps.images, subdomain);
         return;
       }
       const outcome = await serve.execute({
@@ -220,6 +276,8 @@ export function dashboardsSurfaceFrom(container: Container, onError?: (error: un
     viewers: container.get(ViewerAccess),
     views: container.get(ViewTally),
     shares: container.get(ShareAccess),
+    images: container.get(ServeDashboardImage),
+    embeds: container.get(EmbedAccess),
     onError,
   });
 }

@@ -5,6 +5,7 @@ import { ServeDashboard } from '../../../application/hosting/serve-dashboard.js'
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { matchesEtag, PRIVATE_CACHE, PRIVATE_FRAME_POLICY, PUBLIC_CACHE, REFERRER_POLICY } from './dashboards-surface.js';
 import { cookieNames, readCookie, shareCookieName, type CookieNames } from './viewer-cookies.js';
+import { publicFramePolicy } from './embed-route.js';
 import type { HostClass } from '../host-router.js';
 
 /**
@@ -23,8 +24,8 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse, host: HostCla
 /** What a file let in by a share link adds: it is private to this origin, like a private dashboard's. */
 const PRIVATE_HEADERS = ['Cross-Origin-Resource-Policy', 'same-origin', 'Content-Security-Policy', PRIVATE_FRAME_POLICY, 'X-Frame-Options', 'SAMEORIGIN'];
 
-export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: ViewTally; cookies: CookieNames }): FastPath {
-  const { serve, views, cookies } = deps;
+export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: ViewTally; cookies: CookieNames; framePolicy: string }): FastPath {
+  const { serve, views, cookies, framePolicy } = deps;
 
   return (req, res, host, head = []) => {
     const method = req.method;
@@ -33,6 +34,8 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     if (subdomain === undefined) return false;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
+    // A page pinned to a theme is a variant made per request, on the Koa path.
+    if (query >= 0 && url.includes('theme=', query)) return false;
     const cookie = req.headers.cookie;
     // A share cookie may let in a private dashboard or pin another version of this very page.
     const shareCookie = cookie?.includes('dashpub_share_') ? (slug: string) => readCookie(cookie, shareCookieName(cookies, slug)) : undefined;
@@ -41,7 +44,7 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     if (file.page && method === 'GET') views.record(file.dashboardId, file.shareLinkId);
     const shared = file.visibility !== 'public';
     const common = ['ETag', file.etag, 'Cache-Control', shared ? PRIVATE_CACHE : PUBLIC_CACHE, 'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', REFERRER_POLICY];
-    if (shared) common.push(...PRIVATE_HEADERS);
+    common.push(...(shared ? PRIVATE_HEADERS : ['Content-Security-Policy', framePolicy]));
     const inm = req.headers['if-none-match'];
     if (inm !== undefined && matchesEtag(inm, file.etag)) {
       res.writeHead(304, [...head, ...common]);
@@ -60,5 +63,6 @@ export function dashboardsFastPathFrom(container: Container): FastPath {
     serve: container.get(ServeDashboard),
     views: container.get(ViewTally),
     cookies: cookieNames(container.get<Settings>(Settings).dashboardScheme),
+    framePolicy: publicFramePolicy(container.get<Settings>(Settings).appUrl),
   });
 }

@@ -12,12 +12,6 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** One password field and a CSRF token: far below this. */
 const FORM_LIMIT_BYTES = 4096;
 
-/**
- * `/_share/<token>` and its password page on the dashboards host. Opening a link gives the browser a share
- * session cookie for that one dashboard and sends it to the canonical URL; a password-protected link first
- * parks the token in a short-lived cookie and shows the password form at `/_share`, so the token never stays
- * in the address bar, and no answer here sends a Referer onwards.
- */
 /** What the share routes need from the surface. */
 export interface ShareSurface {
   shares: ShareAccess;
@@ -25,6 +19,12 @@ export interface ShareSurface {
   displayName: string;
 }
 
+/**
+ * `/_share/<token>` and its password page on the dashboards host. Opening a link gives the browser a share
+ * session cookie for that one dashboard and sends it to the canonical URL; a password-protected link first
+ * parks the token in a short-lived cookie and shows the password form at `/_share`, so the token never stays
+ * in the address bar, and no answer here sends a Referer onwards.
+ */
 export async function shareRoute(ctx: Koa.Context, surface: ShareSurface, subdomain: string): Promise<void> {
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('Cache-Control', 'private, no-store');
