@@ -14,6 +14,7 @@ import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
 import { SubscriptionStore, type StoredSubscription } from '../ports/subscription-store.js';
 import { SharingTargets } from '../sharing/sharing-targets.js';
+import { DeliveryImage } from './delivery-image.js';
 import { deliveryEmail, pausedNotice, SIGNATURE_HEADER, slackMessage, TIMESTAMP_HEADER, webhookBody, webhookSignature, type DeliveryContent } from './delivery-message.js';
 
 export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; error: string; paused: boolean } | { status: 'skipped'; reason: string };
@@ -39,6 +40,7 @@ export class Deliver {
     @inject(AccountStore) private readonly accounts: AccountStore,
     @inject(ShareLinkStore) private readonly shareLinks: ShareLinkStore,
     @inject(SecretTokens) private readonly tokens: SecretTokens,
+    @inject(DeliveryImage) private readonly image: DeliveryImage,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -123,8 +125,9 @@ export class Deliver {
       versionId: dashboard.currentVersionId,
       url: subscription.sealedShareToken === null ? this.addresses.pageUrl(owner, dashboard.slug) : await this.shareUrl(owner, subscription.sealedShareToken),
       refreshedAt: live?.renderedAt ?? dashboard.updatedAt,
-      image: null,
-      imageUrl: null,
+      image: await this.image.of(dashboard, owner).catch(() => null), // a delivery without its picture beats none
+      // Only a public dashboard's image opens for whoever follows the URL (Slack fetches it without signing in).
+      imageUrl: dashboard.visibility === 'public' ? this.deliveryAddresses.imageUrl(owner, dashboard.slug) : null,
       alerts: [],
     };
   }

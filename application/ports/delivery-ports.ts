@@ -48,6 +48,8 @@ export interface DeliveryAddresses {
   deliverSectionUrl(owner: string, slug: string): string;
   /** A share link's URL on the dashboards host of `owner`. */
   shareLinkUrl(owner: string, token: string): string;
+  /** The dashboard's PNG on its dashboards host (`/_image/<slug>.png`). */
+  imageUrl(owner: string, slug: string): string;
 }
 
 /** A SecretSealer (application/ports/secret-sealer.ts) for webhook URLs and signing secrets at rest. */

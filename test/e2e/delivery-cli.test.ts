@@ -86,7 +86,7 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
     const post = hook.received[0]!;
     expect(post.path).to.equal('/hooks/T0K3N-in-path');
     const body = JSON.parse(post.body);
-    expect(body).to.deep.include({ url: 'http://ada.dash.localhost:8787/sales', image_url: null, alerts: [] });
+    expect(body).to.deep.include({ url: 'http://ada.dash.localhost:8787/sales', image_url: 'http://ada.dash.localhost:8787/_image/sales.png', alerts: [] });
     expect(body.dashboard).to.include({ slug: 'sales' });
     expect(body.version).to.match(ID);
     const [timestamp, signature] = [String(post.headers['x-dashpub-timestamp']), String(post.headers['x-dashpub-signature'])];
@@ -108,6 +108,7 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
     expect(message.text).to.include('http://ada.dash.localhost:8787/sales');
     expect(JSON.stringify(message.blocks)).to.include('<http://ada.dash.localhost:8787/sales|');
     expect(post.headers).to.not.have.property('x-dashpub-signature');
+    expect(message.blocks[1]).to.deep.include({ type: 'image', image_url: 'http://ada.dash.localhost:8787/_image/sales.png' });
   });
 
   it('sends a share link the owner picks instead of the canonical URL, while that link works', async () => {
@@ -140,7 +141,15 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
     expect(mail.from?.text).to.include('reports@example.com');
     expect((mail.to as { text: string }).text).to.equal('Someone@example.com');
     expect(mail.text).to.include('http://ada.dash.localhost:8787/sales').and.include('Last refreshed:');
-    expect(mail.html).to.include('href="http://ada.dash.localhost:8787/sales"');
+    expect(mail.html).to.include('href="http://ada.dash.localhost:8787/sales"').and.include('src="cid:dashboard-image@dashpub"');
+    // The dashboard's picture (a page published as a body: its card), embedded by cid and attached.
+    const png = Buffer.from('89504e470d0a1a0a', 'hex');
+    const inline = mail.attachments.find((a) => a.related);
+    const attached = mail.attachments.find((a) => a.contentDisposition === 'attachment');
+    expect(inline?.cid).to.equal('dashboard-image@dashpub');
+    expect(inline?.content.subarray(0, 8).equals(png)).to.equal(true);
+    expect(attached?.filename).to.equal('sales.png');
+    expect(attached?.content.equals(inline!.content)).to.equal(true);
     const line = (key: string) => mail.headerLines.find((h) => h.key === key)?.line ?? '';
     expect(line('list-unsubscribe-post')).to.equal('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     const header = line('list-unsubscribe');
