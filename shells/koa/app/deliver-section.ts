@@ -34,7 +34,7 @@ export function deliverSection(input: DeliverSectionInput): Html {
   const off = input.emailEnabled ? null : html`<p class="note"><strong>Email delivery is off</strong>: the operator has not set SMTP_URL and MAIL_FROM. Slack and webhooks work.</p>`;
   const rule = input.visibility === 'private' ? html` This dashboard is private: email goes only to its owner's or its workspace members' addresses.` : null;
   return html`<section class="deliver" aria-labelledby="deliver">${heading}${off}${createdNotice(input.created)}
-<p class="note">Send this dashboard's link and last refresh time by email, to Slack or to a signed webhook, after each scheduled refresh or on a schedule of its own.${rule} After ${PAUSE_AFTER_FAILURES} failures in a row a subscription is paused.</p>
+<p class="note">Send this dashboard's picture, link and last refresh time by email, to Slack or to a signed webhook, after each scheduled refresh or on a schedule of its own.${rule} After ${PAUSE_AFTER_FAILURES} failures in a row a subscription is paused.</p>
 ${subscriptionsTable(input)}<h3>New subscription</h3>${addForm(input)}</section>`;
 }
 
