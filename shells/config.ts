@@ -37,6 +37,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...operatorSettings(env),
     ...httpLimitSettings(env),
     ...querySettings(env),
+    ...deliverySettings(env),
   };
 }
 
@@ -53,6 +54,21 @@ function querySettings(env: NodeJS.ProcessEnv): QuerySettings {
     selfQueryTimeoutSeconds: read('selfQueryTimeoutSeconds', env.SELF_QUERY_TIMEOUT_SECONDS, 5),
     queryMaxCellBytes: read('queryMaxCellBytes', env.QUERY_MAX_CELL_BYTES, 1024 * 1024),
     queryMaxResultBytes: read('queryMaxResultBytes', env.QUERY_MAX_RESULT_BYTES, 16 * 1024 * 1024),
+  };
+}
+
+type DeliverySettings = Pick<Settings, 'smtpUrl' | 'mailFrom' | 'allowPrivateWebhooks' | 'deliveryRetryDelaySeconds'>;
+
+/** SMTP_URL, MAIL_FROM, ALLOW_PRIVATE_WEBHOOKS and DELIVERY_RETRY_DELAY_SECONDS (docs/operations.md, "Delivery"). */
+function deliverySettings(env: NodeJS.ProcessEnv): DeliverySettings {
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl !== null && !/^smtps?:\/\//i.test(smtpUrl)) throw new Error(`SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com (got a value starting "${smtpUrl.slice(0, 8)}")`);
+  const retryText = env.DELIVERY_RETRY_DELAY_SECONDS?.trim() ?? '';
+  return {
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || null,
+    allowPrivateWebhooks: !['', '0', 'false', 'no', 'off'].includes((env.ALLOW_PRIVATE_WEBHOOKS ?? '').trim().toLowerCase()),
+    deliveryRetryDelaySeconds: retryText === '' ? 30 : checkNumber('deliveryRetryDelaySeconds', Number(retryText), env.DELIVERY_RETRY_DELAY_SECONDS),
   };
 }
 

@@ -44,6 +44,7 @@ import { MeteredRateLimiter } from '../adapters/metrics/metered-rate-limiter.js'
 import { HttpClientMetadataSource } from '../adapters/http/http-client-metadata-source.js';
 import { ListAnswerCache } from './koa/mcp/list-answer-cache.js';
 import { bindRefreshAndConnections } from './refresh-bindings.js';
+import { bindDelivery } from './delivery-bindings.js';
 import { openStorage, portOf, StoredOAuthStore } from './storage-profiles.js';
 import { poolOf } from '../adapters/postgres/data-source.js';
 import { createLogger, type Logger } from './logger.js';
@@ -115,6 +116,7 @@ export async function buildContainer(settings: SettingsPort, options: BuildOptio
   await bindUpstreamSignIn(container, settings, logger);
   bindHosting(container, options, logger, closers);
   bindRefreshAndConnections(container, settings, storage.databaseUrl, { logger, telemetry }, closers);
+  bindDelivery(container, settings, ownPorts, closers);
 
   return {
     container,

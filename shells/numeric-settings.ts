@@ -13,6 +13,7 @@ const LIST_CACHE = 'LIST_CACHE_MB must be a whole number of megabytes, 0 to 4096
 const SELF_SANDBOXES = 'SELF_SANDBOXES must be a whole number of sandboxes, 2 to 64';
 const SELF_TIMEOUT = 'SELF_QUERY_TIMEOUT_SECONDS must be a number of seconds, 1 to 60';
 const CELL_BYTES = 'QUERY_MAX_CELL_BYTES must be a whole number of bytes, 1024 to 268435456';
+const DELIVERY_RETRY = 'DELIVERY_RETRY_DELAY_SECONDS must be a whole number of seconds, 1 to 3600';
 const RESULT_BYTES = 'QUERY_MAX_RESULT_BYTES must be a whole number of bytes, 65536 to 1073741824';
 
 /**
@@ -33,6 +34,11 @@ export class NumericSettings {
   @IsInt({ message: REFRESH_BUDGET })
   @Min(1, { message: REFRESH_BUDGET })
   refreshBudgetPerHour = 1;
+
+  @IsInt({ message: DELIVERY_RETRY })
+  @Min(1, { message: DELIVERY_RETRY })
+  @Max(3600, { message: DELIVERY_RETRY })
+  deliveryRetryDelaySeconds = 1;
 
   @IsInt({ message: REFRESH_RETRY_GRACE })
   @Min(0, { message: REFRESH_RETRY_GRACE })

@@ -30,6 +30,9 @@ import { PngImageRenderer } from '../adapters/render/png-image-renderer.js';
 import { RefreshQueue, type RefreshJob } from '../application/ports/refresh-queue.js';
 import type { Telemetry } from '../application/ports/telemetry.js';
 import type { Logger } from './logger.js';
+import { DeliveryScheduler } from '../application/delivery/delivery-scheduler.js';
+import { deliveryHandler } from './delivery-bindings.js';
+import type { DeliveryJob } from '../application/ports/delivery-ports.js';
 
 export function bindRefreshAndConnections(
   container: Container,
@@ -70,6 +73,7 @@ export interface RefreshJobs {
   refresh(job: RefreshJob): Promise<void>;
   tick(): Promise<void>;
   sweepFiles(): Promise<void>;
+  deliver(job: DeliveryJob, final: boolean): Promise<void>;
 }
 
 /**
@@ -99,7 +103,11 @@ export function refreshJobs(container: Container, logger: Logger, telemetry: Tel
         throw err;
       }
     },
-    tick: logged('refresh scheduler tick', () => container.get(RefreshScheduler).tick()),
+    tick: logged('refresh scheduler tick', async () => {
+      await container.get(RefreshScheduler).tick();
+      await container.get(DeliveryScheduler).tick();
+    }),
+    deliver: deliveryHandler(container, logger),
     sweepFiles: logged('file sweep', () => container.get<FileSweeper>(FileSweeper).sweep(FILE_SWEEP_GRACE_SECONDS)),
   };
 }

@@ -21,6 +21,12 @@ import { ViewCounter } from '../application/ports/view-counter.js';
 import { ViewerTickets } from '../application/ports/viewer-tickets.js';
 import { ShareLinkStore } from '../application/ports/share-link-store.js';
 import { EmbedStore } from '../application/ports/embed-store.js';
+import { SubscriptionStore } from '../application/ports/subscription-store.js';
+import { DeliveryQueue } from '../application/ports/delivery-ports.js';
+import { MemorySubscriptionStore } from '../adapters/memory/memory-subscription-store.js';
+import { PostgresSubscriptionStore } from '../adapters/postgres/postgres-subscription-store.js';
+import { MemoryDeliveryQueue } from '../adapters/jobs/memory-delivery-queue.js';
+import { PgBossDeliveryQueue } from '../adapters/jobs/pg-boss-delivery-queue.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { PgBossRefreshQueue } from '../adapters/jobs/pg-boss-refresh-queue.js';
@@ -104,6 +110,10 @@ function memoryStorage(): ContainerModule {
     bind<ViewerTickets>(ViewerTickets).toConstantValue(new MemoryViewerTickets());
     bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new MemoryShareLinkStore());
     bind<EmbedStore>(EmbedStore).toConstantValue(new MemoryEmbedStore());
+    bind<SubscriptionStore>(SubscriptionStore).toConstantValue(new MemorySubscriptionStore());
+    const deliveries = new MemoryDeliveryQueue();
+    bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveries);
+    bind(MemoryDeliveryQueue).toConstantValue(deliveries);
     bind<ConnectionStore>(ConnectionStore).toConstantValue(new MemoryConnectionStore());
     bind<RefreshStateStore>(RefreshStateStore).toConstantValue(refreshState);
     bind<RefreshQueue>(RefreshQueue).toConstantValue(queue);
@@ -164,6 +174,7 @@ function databaseModule(
     worker: context.refreshWorkers,
     logger: logger.child({ component: 'pg-boss' }),
     stopTimeoutMs: settings.shutdownGraceSeconds * 1000,
+    deliveryRetryDelaySeconds: settings.deliveryRetryDelaySeconds,
   });
   context.telemetry.observeQueueDepth(() => queue.depth());
   context.closers.push(() => queue.close());
@@ -179,6 +190,8 @@ function databaseModule(
     bind<ViewerTickets>(ViewerTickets).toConstantValue(new TypeormViewerTickets(dataSource));
     bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new PostgresShareLinkStore(dataSource));
     bind<EmbedStore>(EmbedStore).toConstantValue(new PostgresEmbedStore(dataSource, SecretBox.fromSettings(settings, 'embed secret')));
+    bind<SubscriptionStore>(SubscriptionStore).toConstantValue(new PostgresSubscriptionStore(dataSource));
+    bind<DeliveryQueue>(DeliveryQueue).toConstantValue(new PgBossDeliveryQueue(queue));
     bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
     bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));
     bind<FileSweeper>(FileSweeper).toConstantValue(new TypeormFileSweeper(dataSource));

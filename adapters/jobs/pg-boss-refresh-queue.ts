@@ -1,14 +1,20 @@
 import PgBoss from 'pg-boss';
+import type { DeliveryJob } from '../../application/ports/delivery-ports.js';
 import type { RefreshJob, RefreshPending, RefreshQueue } from '../../application/ports/refresh-queue.js';
 
 export const REFRESH_QUEUE = 'dashpub-refresh';
 export const TICK_QUEUE = 'dashpub-refresh-tick';
 export const FILE_SWEEP_QUEUE = 'dashpub-file-sweep';
+export const DELIVERY_QUEUE = 'dashpub-delivery';
+/** A delivery is tried once and retried this many times, the delay doubling from `deliveryRetryDelaySeconds`. */
+export const DELIVERY_RETRIES = 3;
 
 export interface RefreshWorkerHandlers {
   refresh(job: RefreshJob): Promise<void>;
-  /** The scheduler tick: queues every due scheduled refresh. */
+  /** The scheduler tick: queues every due scheduled refresh and delivery. */
   tick(): Promise<void>;
+  /** One delivery attempt; `final` when no retry follows. Throws to have it retried. */
+  deliver(job: DeliveryJob, final: boolean): Promise<void>;
   /** Hourly housekeeping: frees file bytes no version or live render names any more. */
   sweepFiles(): Promise<void>;
 }
@@ -19,6 +25,8 @@ export interface PgBossOptions {
   logger?: { error(data: object, message: string): void };
   /** How long `close` lets a running job finish before pg-boss gives up on it (default 10 s). */
   stopTimeoutMs?: number;
+  /** The first delivery retry's delay (default 30 s), doubled for each later one. */
+  deliveryRetryDelaySeconds?: number;
 }
 
 /**
@@ -62,6 +70,7 @@ export class PgBossRefreshQueue implements RefreshQueue {
         [REFRESH_QUEUE, 'stately'],
         [TICK_QUEUE, 'singleton'],
         [FILE_SWEEP_QUEUE, 'singleton'],
+        [DELIVERY_QUEUE, 'standard'],
       ] as const) {
         await this.ensureQueue(name, policy);
       }
@@ -73,7 +82,7 @@ export class PgBossRefreshQueue implements RefreshQueue {
    * Instances starting together on a fresh database race to create the queues: the loser sees a
    * duplicate key or a deadlock. It waits a moment and looks again; the winner's queue is then there.
    */
-  private async ensureQueue(name: string, policy: 'stately' | 'singleton'): Promise<void> {
+  private async ensureQueue(name: string, policy: 'stately' | 'singleton' | 'standard'): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       if (await this.boss.getQueue(name)) return;
       try {
@@ -96,6 +105,13 @@ export class PgBossRefreshQueue implements RefreshQueue {
     // idempotent, so another instance (or this one, back) simply runs it again.
     const id = await this.boss.send(REFRESH_QUEUE, { ...job }, { singletonKey: job.dashboardId, retryLimit: 1, retryDelay: 5 });
     return id !== null;
+  }
+
+  /** A delivery job: taken by one instance; retried DELIVERY_RETRIES times with a doubling delay. */
+  async enqueueDelivery(job: DeliveryJob): Promise<void> {
+    await this.start();
+    const retryDelay = this.options.deliveryRetryDelaySeconds ?? 30;
+    await this.boss.send(DELIVERY_QUEUE, { ...job }, { retryLimit: DELIVERY_RETRIES, retryDelay, retryBackoff: true, expireInSeconds: 120 });
   }
 
   async isWaiting(dashboardId: string): Promise<boolean> {
@@ -127,6 +143,9 @@ export class PgBossRefreshQueue implements RefreshQueue {
     const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: 1 };
     await this.boss.work<RefreshJob>(REFRESH_QUEUE, polling, async ([job]) => {
       if (job) await handlers.refresh(job.data);
+    });
+    await this.boss.work<DeliveryJob>(DELIVERY_QUEUE, { ...polling, includeMetadata: true }, async ([job]) => {
+      if (job) await handlers.deliver(job.data, job.retryCount >= job.retryLimit);
     });
     await this.boss.work(TICK_QUEUE, polling, async () => handlers.tick());
     await this.boss.work(FILE_SWEEP_QUEUE, polling, async () => handlers.sweepFiles());

@@ -45,6 +45,7 @@ import { ViewerSessionInvalidation1700000015800 } from './migrations/17000000158
 import { RefreshRetryWindow1700000015900 } from './migrations/1700000015900-refresh-retry-window.js';
 import { ShareLinks1700000016000 } from './migrations/1700000016000-share-links.js';
 import { Embeds1700000016100 } from './migrations/1700000016100-embeds.js';
+import { DeliverySubscriptions1700000016600 } from './migrations/1700000016600-delivery-subscriptions.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -95,4 +96,5 @@ export const MIGRATIONS: Function[] = [
   RefreshRetryWindow1700000015900,
   ShareLinks1700000016000,
   Embeds1700000016100,
+  DeliverySubscriptions1700000016600,
 ];

@@ -93,4 +93,11 @@ export interface Settings {
   /** QUERY_MAX_CELL_BYTES and QUERY_MAX_RESULT_BYTES: bytes one cell and one query result may bring back (1 MiB, 16 MiB). */
   queryMaxCellBytes: number;
   queryMaxResultBytes: number;
+  /** SMTP_URL and MAIL_FROM: email delivery; it is off (and the Deliver section says so) while either is null. */
+  smtpUrl: string | null;
+  mailFrom: string | null;
+  /** ALLOW_PRIVATE_WEBHOOKS: may webhook subscriptions post to loopback and private addresses (off by default). */
+  allowPrivateWebhooks: boolean;
+  /** DELIVERY_RETRY_DELAY_SECONDS: the first retry of a failed delivery waits this long, doubling after (default 30). */
+  deliveryRetryDelaySeconds: number;
 }

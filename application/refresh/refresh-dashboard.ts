@@ -11,6 +11,7 @@ import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
 import { fileEntry } from '../file-entries.js';
 import { renderSpecFiles } from './render-spec.js';
+import { RefreshFollowUps } from '../ports/refresh-follow-ups.js';
 
 /**
  * One refresh of one dashboard (the job handler): re-run the current version's queries on the
@@ -27,6 +28,7 @@ export class RefreshDashboard {
     @inject(PageRenderer) private readonly renderer: PageRenderer,
     @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
     @inject(Clock) private readonly clock: Clock,
+    @inject(RefreshFollowUps) private readonly followUps: RefreshFollowUps,
   ) {}
 
   /** Null when the dashboard no longer exists (deleted while the job waited). */
@@ -53,6 +55,8 @@ export class RefreshDashboard {
       error,
     };
     await this.state.recordRun(run);
+    // Subscriptions without a cron of their own go out after each successful scheduled run (which runs once).
+    if (trigger === 'schedule' && run.outcome === 'success') await this.followUps.afterScheduledRun(dashboardId, run.id);
     return run;
   }
 

@@ -9,6 +9,7 @@ import { registerGrantCommands } from './grant-commands.js';
 import { registerClientKitCommands } from './client-kit-commands.js';
 import { registerShareCommands } from './share-commands.js';
 import { registerEmbedCommands } from './embed-commands.js';
+import { registerSubscriptionCommands } from './subscription-commands.js';
 
 const program = new Command('dashpub')
   .description('dashpub: publish dashboards from AI clients over MCP')
@@ -27,5 +28,6 @@ registerGrantCommands(program);
 registerClientKitCommands(program);
 registerShareCommands(program);
 registerEmbedCommands(program);
+registerSubscriptionCommands(program);
 
 await program.parseAsync(process.argv);

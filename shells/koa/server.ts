@@ -18,6 +18,7 @@ import { RateLimiter } from '../../application/ports/rate-limiter.js';
 import { createLogger, enterLogContext, type Logger } from '../logger.js';
 import { createOAuthRoutes } from './api/oauth-routes.js';
 import { createAppSurface } from './app/app-surface.js';
+import { createUnsubscribeRoutes } from './app/unsubscribe-routes.js';
 import { viewerRoutesFrom } from './app/viewer-routes.js';
 import { createConnectionsRoutes } from './app/connections-routes.js';
 import { createConnectRoutes } from './app/connect-routes.js';
@@ -74,13 +75,14 @@ export function mcpHandlerFrom(container: Container, settings: Settings, logger:
   });
 }
 
-/** The app host's routes beyond sign-in and consent: the private-dashboard viewer round trip, connections, /connect and dashboards. */
+/** The app host's routes beyond sign-in and consent: the private-dashboard viewer round trip, connections, /connect, dashboards and unsubscribing. */
 function appRoutes(container: Container, settings: Settings): Koa.Middleware {
   const viewer = viewerRoutesFrom(container).routes() as unknown as Koa.Middleware;
   const connections = createConnectionsRoutes(container, settings).routes() as unknown as Koa.Middleware;
   const connect = createConnectRoutes(settings).routes() as unknown as Koa.Middleware;
   const dashboards = createDashboardsRoutes(container, settings).routes() as unknown as Koa.Middleware;
-  return (ctx, next) => viewer(ctx, () => connections(ctx, () => connect(ctx, () => dashboards(ctx, next))));
+  const unsubscribe = createUnsubscribeRoutes(container, settings).routes() as unknown as Koa.Middleware;
+  return (ctx, next) => viewer(ctx, () => connections(ctx, () => connect(ctx, () => dashboards(ctx, () => unsubscribe(ctx, next)))));
 }
 
 /** The server's request handler: the fast paths first, then Koa, each request observed and in its log context. */

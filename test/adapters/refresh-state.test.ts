@@ -31,7 +31,7 @@ describe('refresh state and queue on PostgreSQL', function () {
     const queue = new PgBossRefreshQueue(database.url, { worker: true, pollingIntervalSeconds: 0.5 });
     return {
       queue,
-      work: (refresh) => queue.work({ refresh, tick: async () => {}, sweepFiles: async () => {} }),
+      work: (refresh) => queue.work({ refresh, tick: async () => {}, sweepFiles: async () => {}, deliver: async () => {} }),
       close: async () => {
         await queue.close();
         // Jobs left by one test must not fold the next test's into them.

@@ -161,6 +161,7 @@ describe('e2e: dashpub CLI names its database', function () {
       ['connection', 'list'],
       ['dashboard', 'export', '--owner', 'ada', '--out', 'archive'],
       ['share', 'list', '--owner', 'ada'],
+      ['subscription', 'list', '--owner', 'ada'],
     ];
     for (const args of commands) {
       const run = await dashpub(bare, args, '', work);

@@ -145,6 +145,8 @@ export interface DetailInput {
   embed?: EmbedOnce;
   /** The embed settings (shells/koa/app/embed-section.ts), for a person who manages the dashboard's sharing. */
   embedSection?: Html | null;
+  /** The Deliver section (deliver-section.ts), drawn by the route with the subscriptions it may show. */
+  deliver?: Html;
 }
 
 export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInput = {}): string {
@@ -198,6 +200,7 @@ ${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
 ${input.share ?? null}
 ${input.embedSection ?? null}
+${input.deliver ?? null}
 <h2>Files</h2>${filesTable(d.files)}
 <h2>Name, tags and visibility</h2>${settings}
 <h2>Rename</h2>${rename}

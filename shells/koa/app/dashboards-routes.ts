@@ -15,6 +15,7 @@ import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
 import { embedPanel, embedRoutes } from './embed-routes.js';
+import { DELIVER_NOTICES, deliverRoutes, deliverSectionOf, type DeliverDetailInput } from './deliver-routes.js';
 import {
   DASHBOARDS_PATH,
   dashboardPath,
@@ -40,6 +41,7 @@ const NOTICES: Record<string, string> = {
   queued: 'Refresh queued. Its outcome appears under "Last runs" when it finishes.',
   folded: 'A refresh of this dashboard was already waiting; this request was folded into it.',
   ...SHARE_NOTICES,
+  ...DELIVER_NOTICES,
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -66,6 +68,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   deleteRoutes(router, pages);
   shareLinksRoutes(router, container, settings, pages);
   embedRoutes(router, pages, container, settings);
+  deliverRoutes(router, container, pages);
   return router;
 }
 
@@ -104,7 +107,7 @@ function dashboardsPages(container: Container, settings: Settings) {
   const unreachableAddress: RefusalPage = (ctx, error, status) => unreachable(ctx, error, status === 400 ? 404 : status);
 
   /** The dashboard's page; a refusal while reading it is `unreachable`. */
-  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: ShareDetailInput) => {
+  const showDetail = async (ctx: Koa.Context, userId: string, owner: string, slug: string, status: number, input: ShareDetailInput & DeliverDetailInput) => {
     onRefusal(ctx, unreachable, 'owned');
     const detail = await owners.detail(userId, owner, slug);
     if (detail.dashboard.slug !== slug) return seeOther(ctx, dashboardPath(owner, detail.dashboard.slug));
@@ -134,8 +137,9 @@ function dashboardsPages(container: Container, settings: Settings) {
 }
 
 /** The Share section and the embed settings, each only for a person who manages the dashboard's sharing. */
-async function sharingSections(container: Container, userId: string, owner: string, view: DetailView, csrf: string, input: ShareDetailInput) {
-  return { share: await shareSectionOf(container, userId, view, csrf, input), embedSection: await embedPanel(container).section(userId, owner, view.dashboard.slug, csrf, input) };
+async function sharingSections(container: Container, userId: string, owner: string, view: DetailView, csrf: string, input: ShareDetailInput & DeliverDetailInput) {
+  const deliver = await deliverSectionOf(container, userId, view, csrf, input);
+  return { share: await shareSectionOf(container, userId, view, csrf, input), embedSection: await embedPanel(container).section(userId, owner, view.dashboard.slug, csrf, input), deliver };
 }
 
 /** The list of dashboards and each dashboard's page. */
