@@ -21,8 +21,7 @@ import { ShareLinkStore } from '../ports/share-link-store.js';
 import { SubscriptionStore } from '../ports/subscription-store.js';
 import { shareLinkStatus } from '../../domain/share-links.js';
 import { nextRuns, parseSchedule } from '../refresh/cron.js';
-import type { OwnerNaming } from '../sharing/manage-share-links.js';
-import { SharingTargets, type SharedDashboard, type SharingActor } from '../sharing/sharing-targets.js';
+import { SharingTargets, type OwnerNaming, type SharingActor } from '../sharing/sharing-targets.js';
 import { Deliver, type DeliveryOutcome } from './deliver.js';
 
 export interface NewSubscriptionRequest {
@@ -76,7 +75,7 @@ export class ManageSubscriptions {
   }
 
   async add(actor: SharingActor, owner: OwnerNaming, slug: string, request: NewSubscriptionRequest): Promise<CreatedSubscription> {
-    const shared = await this.target(actor, owner, slug);
+    const shared = await this.targets.forActor(actor, owner, slug);
     const now = this.clock.now();
     const schedule = this.schedule(request, now);
     const parts = await this.channelParts(shared.dashboard, request);
@@ -106,7 +105,7 @@ export class ManageSubscriptions {
   /** One dashboard's subscriptions when `slug` is given, else every one of the owner (the CLI's `subscription list`). */
   async list(actor: SharingActor, owner: OwnerNaming, slug?: string): Promise<ListedSubscription[]> {
     if (slug !== undefined) {
-      const shared = await this.target(actor, owner, slug);
+      const shared = await this.targets.forActor(actor, owner, slug);
       return this.present(await this.subscriptions.list(shared.dashboard.owner, shared.dashboard.id), shared.subdomain);
     }
     if (actor.kind !== 'operator' || 'ownerName' in owner) throw invalid('name the dashboard');
@@ -135,14 +134,6 @@ export class ManageSubscriptions {
     return { subscription, subdomain: await this.targets.subdomainOf(dashboard), slug: dashboard.slug };
   }
 
-  private target(actor: SharingActor, owner: OwnerNaming, slug: string): Promise<SharedDashboard> {
-    if (actor.kind === 'person') {
-      if (!('ownerName' in owner)) throw invalid('name the owner');
-      return this.targets.forPerson(actor.userId, owner.ownerName, slug);
-    }
-    if ('ownerName' in owner) throw invalid('pass exactly one of --owner <handle> or --workspace <slug>');
-    return this.targets.forOperator(owner, slug);
-  }
 
   private schedule(request: NewSubscriptionRequest, now: Date): Pick<Subscription, 'cron' | 'timezone' | 'nextRunAt'> {
     if (request.cron === undefined || request.cron === null || request.cron === '') {
