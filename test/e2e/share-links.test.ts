@@ -46,7 +46,6 @@ describe('e2e: share links on the dashboards host (PostgreSQL)', function () {
       },
     });
   const publish = (p: Principal, command: PublishCommand) => app.container.get(PublishDashboard).execute(p, command);
-  const tokenOf = (url: string) => url.split('/_share/')[1]!;
   const csrfIn = (res: RawResponse) => /name="csrf" value="([^"]+)"/.exec(res.text)![1]!;
 
   before(async () => {
