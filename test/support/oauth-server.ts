@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import http from 'node:http';
 import Koa from 'koa';
 import type { Container } from 'inversify';
@@ -108,4 +109,21 @@ export function csrfOf(page: HttpResponse): string {
   const match = /name="csrf" value="([^"]+)"/.exec(page.text);
   if (!match) throw new Error(`no CSRF field on the page (status ${page.status})`);
   return match[1]!;
+}
+
+/**
+ * Posts each form as `web` (with its CSRF token) and expects the very answer a missing dashboard gets: the
+ * same 404 page, byte for byte, so a refused form cannot be told from a missing one.
+ */
+export async function expectEachAnsweredAsMissing(
+  web: WebClient,
+  missing: HttpResponse,
+  token: string,
+  forms: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>,
+): Promise<void> {
+  for (const [pathname, fields] of forms) {
+    const res = await web.post(pathname, { csrf: token, ...fields });
+    expect(res.status, pathname).to.equal(404);
+    expect(res.text, pathname).to.equal(missing.text);
+  }
 }

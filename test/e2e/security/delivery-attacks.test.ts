@@ -7,7 +7,7 @@ import type { SecretSealer } from '../../../application/ports/secret-sealer.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { aPrincipal, workspaceLock } from '../../support/mothers.js';
-import { csrfOf, WebClient } from '../../support/oauth-server.js';
+import { csrfOf, expectEachAnsweredAsMissing, WebClient } from '../../support/oauth-server.js';
 import { startFullServer } from '../../support/server.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -114,11 +114,7 @@ describe('e2e security: delivery subscriptions', function () {
     const missing = await bob.get('/dashboards/ada/no-such-dashboard');
     expect(missing.status).to.equal(404);
     const token = await csrf(bob);
-    for (const [pathname, fields] of attempts()) {
-      const res = await bob.post(pathname, { csrf: token, ...fields });
-      expect(res.status, pathname).to.equal(404);
-      expect(res.text, pathname).to.equal(missing.text);
-    }
+    await expectEachAnsweredAsMissing(bob, missing, token, attempts());
     expect(await snapshot()).to.deep.equal(before);
     const own = await bob.get('/dashboards/bob/mine');
     expect(own.status).to.equal(200);
@@ -132,11 +128,7 @@ describe('e2e security: delivery subscriptions', function () {
     const missing = await carol.get('/dashboards/acme/no-such-dashboard');
     const before = await snapshot();
     const token = await csrf(carol);
-    for (const [pathname, fields] of attempts().filter(([p]) => p.startsWith('/dashboards/acme/'))) {
-      const res = await carol.post(pathname, { csrf: token, ...fields });
-      expect(res.status, pathname).to.equal(404);
-      expect(res.text, pathname).to.equal(missing.text);
-    }
+    await expectEachAnsweredAsMissing(carol, missing, token, attempts().filter(([p]) => p.startsWith('/dashboards/acme/')));
     expect(await snapshot()).to.deep.equal(before);
   });
 
