@@ -1,5 +1,8 @@
 import { invalid, typeName } from './errors.js';
 import { checkSpecSize } from './limits.js';
+import {
+  checkId, column, field, given, got, isPlainObject, optionalString, refuseUnknownKeys, requiredText,
+} from './spec-reading.js';
 
 /**
  * The dashboard spec of spec-mode publishes: queries, inline data and panels. Parsing is strict on purpose: an AI client
@@ -41,8 +44,6 @@ export interface DashboardSpec {
 
 export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const ID_RULE = 'must match [A-Za-z0-9_-] (1 to 64 characters)';
 
 const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'panels'];
 const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width'];
@@ -59,12 +60,6 @@ const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
   text: { required: ['text'], optional: [] },
 };
 const ALWAYS = ['id', 'type', 'title', 'width'];
-
-const given = (value: unknown) => value !== undefined && value !== null;
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const got = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : typeName(value));
-const field = (parent: string, key: string) => (ID_PATTERN.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`);
 
 /** UTF-8 length without allocating a copy of a multi-megabyte string. */
 export function utf8ByteLength(text: string): number {
@@ -112,34 +107,6 @@ export function parseDashboardSpec(input: unknown): DashboardSpec {
   if (given(raw.data)) spec.data = parseData(raw.data, spec.queries);
   spec.panels = parsePanels(raw.panels, spec);
   return spec;
-}
-
-function refuseUnknownKeys(value: Record<string, unknown>, where: string, allowed: string[]): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      throw invalid(`${where} has unknown key ${JSON.stringify(key)} (allowed: ${allowed.join(', ')})`);
-    }
-  }
-}
-
-function requiredText(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw invalid(given(value) && typeof value !== 'string'
-      ? `${where} must be a non-empty string (got ${typeName(value)})`
-      : `${where} must be a non-empty string`);
-  }
-  return value;
-}
-
-function optionalString(value: unknown, where: string): string {
-  if (typeof value !== 'string') throw invalid(`${where} must be a string (got ${typeName(value)})`);
-  return value;
-}
-
-function checkId(id: string, where: string): void {
-  if (!ID_PATTERN.test(id)) throw invalid(`${where} ${JSON.stringify(id)} ${ID_RULE}`);
-  // Ids become object keys here and in data.json; this one would rewrite the object's prototype instead.
-  if (id === '__proto__') throw invalid(`${where} "__proto__" is reserved`);
 }
 
 /** An own entry of a record keyed by user-chosen ids (never something inherited like "constructor"). */
@@ -256,13 +223,6 @@ function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
 function parseWidth(value: unknown, where: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 12) {
     throw invalid(`${where} must be an integer from 1 to 12 (got ${typeof value === 'number' ? value : got(value)})`);
-  }
-  return value;
-}
-
-function column(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw invalid(`${where} must be a non-empty column name (got ${got(value)})`);
   }
   return value;
 }
