@@ -82,7 +82,8 @@ export const DASHBOARD_TOOLS = [
       'Publish a dashboard file (body mode) or a dashboard spec (spec mode) and get its URL. Body mode writes one file per call at ' +
       'path "<slug>/<filename>" (a bare "<slug>" means index.html); other files of the dashboard are kept. Spec mode renders a ' +
       'spec {title, queries?, data?, panels[]} into index.html + data.json; a spec with queries is refreshable. Every publish makes ' +
-      'a new version. dry_run validates everything and writes nothing. Never send the handle in the path.',
+      'a new version. dry_run checks the arguments, the spec and each query (prepared on its connection, no rows fetched) and ' +
+      'writes nothing. A body is served exactly as published, with no Content-Security-Policy added. Never send the handle in the path.',
     input: PublishInput,
     outputSchema: publishOutput,
     annotations: { ...WRITE, idempotentHint: false },
