@@ -1,5 +1,6 @@
 import { MAX_PAGE_SIZE } from '../../../../application/dashboards/list-dashboards.js';
 import type { Utf8Body } from '../../../../domain/utf8-body.js';
+import { specSchemaKeywords } from './spec-schema.js';
 import { Flag, IntegerIn, ObjectOrText, OneOf, Text, TextList, Uuid, Workspace } from './arguments.js';
 import { SLUG, VERSION_ID, WORKSPACE } from './schemas.js';
 
@@ -36,7 +37,7 @@ export class PublishInput {
   @OneOf(['utf8', 'base64'], { optional: true, description: 'Encoding of body. Default utf8.' })
   encoding?: 'utf8' | 'base64' | null;
 
-  @ObjectOrText({ optional: true, description: 'Dashboard spec (spec mode), as an object or JSON string.' })
+  @ObjectOrText({ optional: true, description: 'Dashboard spec (spec mode), as an object or JSON string.', documented: specSchemaKeywords() })
   spec?: object | string | null;
 
   @Text({ optional: true, nullable: true, description: NAME, refusal: NAME_REFUSAL })
