@@ -161,6 +161,16 @@ describe('domain: spec patch', () => {
       expect(JSON.stringify(spec)).to.equal(before);
     });
 
+    it('refuses prototype keys wherever an id or an object arrives, and pollutes nothing', () => {
+      const polluting = '[{"op":"add_panel","panel":{"__proto__":{"polluted":true},"id":"x","type":"text","text":"t"}}]';
+      expect(message(() => patched(polluting))).to.match(/^patch\[0\]\.panel has unknown key "__proto__" \(allowed: /);
+      expect(message(() => patched([{ op: 'set_query', id: '__proto__', sql: 'select 1' }]))).to.equal('patch[0].id "__proto__" is reserved');
+      expect(message(() => patched([{ op: 'set_data', id: '__proto__', rows: [] }]))).to.equal('patch[0].id "__proto__" is reserved');
+      expect(message(() => patched([{ op: 'remove_panel', id: 'constructor' }]))).to.equal('patch[0].id "constructor" names no panel');
+      expect(message(() => patched([{ op: 'remove_query', id: 'toString' }]))).to.equal('patch[0].id "toString" names no query');
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    });
+
     it('names the operation behind a later refusal of a query it set (the SQL check)', () => {
       const result = applySpecPatch(current(), [{ op: 'set_title', title: 'x' }, { op: 'set_query', id: 'more', sql: 'drop table x' }]);
       expect(result.blame('spec.queries.more.sql: only SELECT is allowed')).to.equal('patch[1].sql: only SELECT is allowed');

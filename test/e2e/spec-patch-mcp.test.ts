@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ManageConnections } from '../../application/connections/manage-connections.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
+import { createTestWarehouse, sql, type TestWarehouse } from '../support/warehouse.js';
 
 type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 type Json = Record<string, any>;
@@ -14,10 +16,10 @@ const SALES = [
   { month: '2026-01', region: 'Atlantis', revenue: 120, cost: 80 },
   { month: '2026-02', region: 'Lemuria', revenue: 150, cost: 90 },
 ];
-/** Six panels over one query on `self` and one inline data set. */
+/** Six panels over one query on a warehouse and one inline data set. */
 const SPEC = {
   title: 'Six panels',
-  queries: { count: { sql: 'SELECT count(*)::int AS n\nFROM dashboards' } },
+  queries: { count: { sql: 'SELECT count(*)::int AS n\nFROM accounts' } },
   data: { sales: SALES },
   panels: [
     { id: 'total', type: 'stat', title: 'Dashboards', query: 'count', value: 'n' },
@@ -36,6 +38,8 @@ const SPEC = {
 describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client)', function () {
   this.timeout(120_000);
   let database: TestDatabase;
+  let warehouse: TestWarehouse;
+  let connection: string;
   let server: Awaited<ReturnType<typeof startFullServer>>;
   const clients: Client[] = [];
   let ada: Client;
@@ -65,17 +69,24 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
 
   before(async () => {
     database = await createTestDatabase();
-    // A loaded test machine may start the `self` sandbox slowly; the query's limit is not what is tested here.
-    server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '', SELF_QUERY_TIMEOUT_SECONDS: '60' });
+    // A warehouse rather than `self`, whose sandbox a loaded machine may start too slowly for its query limit.
+    warehouse = await createTestWarehouse();
+    await sql(warehouse.adminUrl, 'CREATE TABLE accounts AS SELECT generate_series(1, 3) AS id');
+    // The warehouse is on 127.0.0.1, a private address: allowed explicitly, as an operator would.
+    server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WAREHOUSES: 'true' });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
-    [ada, bob] = [await connect((await aUser(accounts, { handle: 'ada' })).id), await connect((await aUser(accounts, { handle: 'bob' })).id)];
-    await call(ada, 'publish_dashboard', { path: 'big', spec: SPEC });
+    const adaId = (await aUser(accounts, { handle: 'ada', plan: 'pro' })).id;
+    [ada, bob] = [await connect(adaId), await connect((await aUser(accounts, { handle: 'bob' })).id)];
+    const manage = server.server.app.container.get(ManageConnections);
+    connection = (await manage.create({ ownerUserId: adaId, workspaceId: null, label: 'Warehouse', url: warehouse.url })).id;
+    await call(ada, 'publish_dashboard', { path: 'big', spec: SPEC, connection });
     await call(ada, 'publish_dashboard', { path: 'page', body: '<h1>file</h1>' });
   });
   after(async () => {
     for (const client of clients) await client.close();
     await server?.close();
     await database?.drop();
+    await warehouse?.drop();
   });
 
   it('summarizes the spec without data rows, and leaves the answer without the flag as it was', async () => {
@@ -115,6 +126,8 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
     expect(published).to.include({ mode: 'spec', dry_run: false });
     expect(published.version_id).to.not.equal(before);
     expect(published).to.not.have.property('summary');
+    // The connection is kept, as on any republish that names none.
+    expect(published.dashboard.connection).to.equal(connection);
     expect(await versionOf()).to.equal(published.version_id);
 
     const summary = await summaryOf();
@@ -131,7 +144,7 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
       .to.equal('patch[1].id "nope" names no panel');
     expect(await refused(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'remove_panel', id: 'trend' }, { op: 'add_panel', panel: { id: 'x', type: 'line', query: 'sales', x: 'month' } }] }))
       .to.equal('patch[1].panel.y is required for a line panel');
-    expect(await refused(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'set_query', id: 'count', sql: 'DELETE FROM dashboards' }] }))
+    expect(await refused(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'set_query', id: 'count', sql: 'DELETE FROM accounts' }] }))
       .to.match(/^patch\[0\]\.sql: /);
     expect(await versionOf()).to.equal(before);
     expect(await summaryOf()).to.deep.equal(summary);
@@ -175,6 +188,13 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
     expect(await refused(ada, 'publish_dashboard', { path: 'page', patch })).to.equal('dashboard "page" was published as a file and has no spec to patch; publish a spec to it instead');
     expect(await refused(ada, 'publish_dashboard', { path: 'big', patch: 7 })).to.equal('patch must be an array or a string');
     expect(await refused(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'drop' }] })).to.match(/^patch\[0\]\.op must be one of /);
+  });
+
+  it('escapes what a patch writes into the page like any spec text', async () => {
+    const attack = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    await call(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'set_title', title: attack }, { op: 'replace_panel', id: 'bars', panel: { type: 'table', title: attack, query: 'sales' } }] });
+    const page = jsonOf(await call(ada, 'get_dashboard', { slug: 'big', include_body: true })).body.content as string;
+    expect(page).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;').and.not.contain('<script>').and.not.contain('<img src=x');
   });
 
   it('keeps the publish metadata semantics: given fields change, omitted ones stay', async () => {
