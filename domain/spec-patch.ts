@@ -122,16 +122,21 @@ class Draft {
     }
   }
 
-  private list(key: ListKey): Entry[] {
+  /** The list as it stands, for reading. */
+  private entries(key: ListKey): Entry[] {
     const value = this.spec[key];
-    const entries = Array.isArray(value) ? [...(value as Entry[])] : [];
+    return Array.isArray(value) ? (value as Entry[]) : [];
+  }
+
+  /** The list, copied for changing: the current spec's own list is never touched. */
+  private list(key: ListKey): Entry[] {
+    const entries = [...this.entries(key)];
     this.spec[key] = entries;
     return entries;
   }
 
   private indexOf(key: ListKey, id: string): number {
-    const value = this.spec[key];
-    return Array.isArray(value) ? value.findIndex((entry) => isPlainObject(entry) && entry.id === id) : -1;
+    return this.entries(key).findIndex((entry) => isPlainObject(entry) && entry.id === id);
   }
 
   /** The position of the entry `id` names, refusing an id that names none. */
@@ -209,7 +214,7 @@ class Draft {
   private removeDataset(key: 'queries' | 'data', id: unknown, where: string, i: number): void {
     const name = idOf(id, `${where}.id`);
     if (!this.hasDataset(key, name)) throw invalid(`${where}.id ${JSON.stringify(name)} names no ${key === 'queries' ? 'query' : 'inline data'}`);
-    const user = this.list('panels').find((panel) => panel.query === name);
+    const user = this.entries('panels').find((panel) => panel.query === name);
     if (user) throw invalid(`${where}.id ${JSON.stringify(name)} is still used by panel ${JSON.stringify(user.id)}; remove or change that panel first`);
     const rest = { ...(this.spec[key] as Record<string, unknown>) };
     delete rest[name];
@@ -231,7 +236,7 @@ class Draft {
     const entry = /^spec\.(panels|params|alerts)\[(\d+)\]/.exec(message);
     if (entry) {
       const key = entry[1] as ListKey;
-      const found = (this.spec[key] as Entry[])[Number(entry[2])];
+      const found = this.entries(key)[Number(entry[2])];
       const writer = this.writers.get(`${key}:${found?.id}`);
       if (writer !== undefined) return `patch[${writer}].${LISTS[key]}${message.slice(entry[0].length)}`;
       // An entry the patch left alone broke through what it reads: the operation that changed that.
