@@ -232,6 +232,12 @@ class Draft {
 
   /** Names the operation behind a refusal of the patched spec, by the spec location the refusal starts with. */
   blame(message: string, last: number): string {
+    // A query refused when it is prepared or run on its connection (application/refresh/run-queries.ts).
+    const ran = /^query "([A-Za-z0-9_-]+)": /.exec(message);
+    if (ran) {
+      const writer = this.writers.get(`queries:${ran[1]}`);
+      return writer === undefined ? message : `patch[${writer}].sql: ${message}`;
+    }
     if (!/^spec\b/.test(message)) return message;
     const entry = /^spec\.(panels|params|alerts)\[(\d+)\]/.exec(message);
     if (entry) {

@@ -171,11 +171,13 @@ describe('domain: spec patch', () => {
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
     });
 
-    it('names the operation behind a later refusal of a query it set (the SQL check)', () => {
+    it('names the operation behind a later refusal of a query it set (the SQL check, preparing or running it)', () => {
       const result = applySpecPatch(current(), [{ op: 'set_title', title: 'x' }, { op: 'set_query', id: 'more', sql: 'drop table x' }]);
       expect(result.blame('spec.queries.more.sql: only SELECT is allowed')).to.equal('patch[1].sql: only SELECT is allowed');
       expect(result.blame('spec.queries.orders.sql: only SELECT is allowed')).to.equal('patch[1]: spec.queries.orders.sql: only SELECT is allowed');
       expect(result.blame('connection "x" is not active')).to.equal('connection "x" is not active');
+      expect(result.blame('query "more": column "nope" does not exist')).to.equal('patch[1].sql: query "more": column "nope" does not exist');
+      expect(result.blame('query "orders": relation "orders" does not exist')).to.equal('query "orders": relation "orders" does not exist');
     });
   });
 });

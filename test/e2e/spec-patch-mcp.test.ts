@@ -164,6 +164,9 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
     // The query's SQL changed, so its columns from the last run no longer say anything.
     expect(answer.summary.queries).to.deep.equal([{ id: 'count', sql_first_line: 'SELECT 2 AS m', sql_lines: 1, columns: null, rows: null }]);
     expect(text).to.contain('Nothing was written.');
+    // A dry run prepares the patched query on its connection, so a missing column is refused now, named by operation.
+    expect(await refused(ada, 'publish_dashboard', { path: 'big', dry_run: true, patch: [{ op: 'set_title', title: 'x' }, { op: 'set_query', id: 'count', sql: 'SELECT nope FROM accounts' }] }))
+      .to.match(/^patch\[1\]\.sql: query "count": .*nope/);
     expect(await versionOf()).to.equal(before);
     expect((await summaryOf()).title).to.equal('Six panels');
   });
