@@ -69,6 +69,7 @@ function staticDashboardPrompt(settings: PromptSettings): PromptDefinition {
         '3. Gather the figures the user gave you or that you can state with confidence. Never invent numbers; label estimates as estimates.',
         '4. Write ONE self-contained HTML page: inline CSS, charts as inline SVG or HTML tables, no external scripts, fonts, images or network requests (the page is served exactly as you send it, with no Content-Security-Policy added, so anything external would be fetched by every reader and break when it moves). Put a clear title, the date the data is from, and the source of each figure on the page. Keep it well under 5242880 bytes.',
         '   Alternatively send a dashboard spec instead of a body: {"title", "panels": [...], "data": {"<id>": [rows]}} with inline data only; the service renders it.',
+        '   To change a published spec later, call get_dashboard with "summary": true and send publish_dashboard a "patch" (operations by panel id) rather than the whole spec again.',
         '5. First call publish_dashboard with {"path": "<slug>", "body": <the HTML>, "name": <a human title>, "tags": [...], "dry_run": true} to check everything; then call it again without dry_run. Never put the handle or workspace in the path: the service adds it from the authorization.',
         '6. Visibility: leave it out to use the default (public in a personal account, private in a workspace) unless the user asked otherwise. Say which one applied.',
         `7. Give the user the URL from the result exactly as returned (it has the form ${url}) and mention that later publishes to the same slug keep the earlier versions restorable.`,
@@ -109,6 +110,7 @@ function refreshableDashboardPrompt(settings: PromptSettings): PromptDefinition 
         `5. Call set_refresh_schedule with a 5-field cron that suits the grain (for example "${CRON_FOR_GRAIN[grain]}") and the user's timezone. trigger_refresh runs it once now, for personal dashboards only. get_refresh_status shows the last run and its outcome.`,
         '6. A workspace dashboard bound to a personal connection publishes but can never refresh: in a workspace, use "self" or a connection created for that workspace, and pass on any warning the publish result carries.',
         `7. Give the user the URL from the result exactly as returned (form ${settings.dashboardScheme}://<handle or workspace>.${settings.dashboardDomain}/<slug>) and the schedule you set.`,
+        '8. To change the dashboard later, above all a large one, do not resend the spec: call get_dashboard with {"slug", "summary": true} for its panel and query ids (no data rows), then publish_dashboard with {"path": "<slug>", "patch": [operations by id], "dry_run": true}, and again without dry_run.',
         'Refusal texts say what to fix; follow them rather than guessing, and never ask the user for database credentials.',
       ].join('\n');
     },
