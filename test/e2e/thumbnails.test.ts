@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { WebSessionService } from '../../application/auth/web-session-service.js';
+import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
+import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { sessionCookieName } from '../../application/ports/web-sessions.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { imageWorld, pngStats, type ImageWorld } from '../support/image-fixtures.js';
+import { aPrincipal, aWorkspace, workspaceLock } from '../support/mothers.js';
 
 /**
  * Issue 33: the web app's dashboards list and each dashboard's page show the dashboard's image as a
@@ -88,7 +91,7 @@ describe('e2e: thumbnails in the web app', function () {
     expect(cardStats.variance).to.be.greaterThan(50);
   });
 
-  it('sends a visitor without a session to sign in, and answers another user\'s thumbnail with the same 404 as a missing one', async () => {
+  it('sends a visitor without a session to sign in, and answers another user\'s or another workspace\'s thumbnail with the same 404 as a missing one', async () => {
     const anonymous = await app(`/dashboards/${adaHandle}/books/thumbnail.png`, '');
     expect(anonymous.status).to.equal(303);
     expect(anonymous.headers.location).to.equal(`/sign-in?return_to=${encodeURIComponent(`/dashboards/${adaHandle}/books/thumbnail.png`)}`);
@@ -109,6 +112,16 @@ describe('e2e: thumbnails in the web app', function () {
       const res = await app(path, bobCookie);
       expect([res.status, res.text, res.headers['content-type']], path).to.deep.equal([404, missing.text, 'text/html; charset=utf-8']);
     }
+    // A workspace's thumbnail: its members see it, anyone else gets the same 404.
+    const accounts = world.app.container.get<AccountStore>(AccountStore);
+    const team = await aWorkspace(accounts, { slug: `team-${adaHandle}`, name: 'Team' });
+    await accounts.addMember(team.id, world.ada.id, 'member');
+    await world.app.container.get(PublishDashboard).execute(aPrincipal(world.ada.id, { lock: workspaceLock(team) }), { path: 'plan', body: '<p>plan</p>', visibility: 'private' });
+    const member = await app(`/dashboards/${team.slug}/plan/thumbnail.png`, adaCookie);
+    expect([member.status, pngStats(member.body).height]).to.deep.equal([200, 630]);
+    const outsider = await app(`/dashboards/${team.slug}/plan/thumbnail.png`, bobCookie);
+    expect([outsider.status, outsider.text]).to.deep.equal([404, missing.text]);
+
     // A forged session cookie is no session at all.
     const forged = await app(`/dashboards/${adaHandle}/books/thumbnail.png`, `${sessionCookieName(world.settings.appUrl)}=${'x'.repeat(43)}`);
     expect(forged.status).to.equal(303);
