@@ -15,7 +15,8 @@ import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonS
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
 import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
-import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
+import { previewTagsLine } from '../../domain/link-preview.js';
+import { SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 
 export const MAX_TABLE_ROWS = 100;
 export const MAX_TABLE_COLUMNS = 40;
@@ -88,33 +89,10 @@ function page(title: string, description: string | undefined, body: string, cont
     .join('\n');
 }
 
-/** Text for a one-line preview tag: escaped, no line breaks, bounded. */
-function previewText(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return escapeHtml(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
-}
-
-/**
- * Link-preview tags (Open Graph, Twitter) on one line, so the host can drop them whole from any answer
- * that is not public. The image is the dashboard's PNG on the same host; pages rendered without an
- * http(s) URL get none.
- */
+/** The spec page's link-preview tags: the spec's description, else when it was last refreshed. */
 function previewTags(title: string, description: string | undefined, context: RenderContext): string {
-  if (!/^https?:\/\//i.test(context.url)) return '';
-  const url = new URL(context.url);
-  const slug = url.pathname.replace(/\/+$/, '').split('/').pop() ?? '';
-  const image = `${url.origin}/_image/${encodeURIComponent(slug)}.png`;
   const summary = description?.trim() ? description : `Dashboard, last refreshed ${formatTimestamp(context.renderedAt)}`;
-  return [
-    PREVIEW_TAGS_START,
-    `<meta property="og:title" content="${previewText(title, 200)}">`,
-    `<meta property="og:description" content="${previewText(summary, 300)}">`,
-    `<meta property="og:url" content="${escapeHtml(context.url)}">`,
-    `<meta property="og:image" content="${escapeHtml(image)}">`,
-    `<meta property="og:image:width" content="1200">`,
-    `<meta property="og:image:alt" content="${previewText(title, 200)}">`,
-    '<meta name="twitter:card" content="summary_large_image">',
-  ].join('');
+  return previewTagsLine({ title, description: summary, url: context.url, imageWidth: 1200 });
 }
 
 export interface Dataset {

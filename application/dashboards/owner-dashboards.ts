@@ -15,6 +15,8 @@ import { ViewCounter } from '../ports/view-counter.js';
 import { nextRuns } from '../refresh/cron.js';
 import { ManageRefresh } from '../refresh/manage-refresh.js';
 import { ScopeResolver } from '../scope-resolver.js';
+import type { ImageAsk } from '../hosting/serve-image.js';
+import { DashboardResources } from './dashboard-resources.js';
 import { DeleteDashboard } from './delete-dashboard.js';
 import { DashboardVersions, type VersionList } from './dashboard-versions.js';
 import { GetDashboard, type DashboardFound } from './get-dashboard.js';
@@ -98,6 +100,7 @@ export class OwnerDashboards {
     @inject(DeleteDashboard) private readonly deleteDashboard: DeleteDashboard,
     @inject(DashboardVersions) private readonly versions: DashboardVersions,
     @inject(ManageRefresh) private readonly refreshTools: ManageRefresh,
+    @inject(DashboardResources) private readonly resources: DashboardResources,
   ) {}
 
   /** The person's own account first, then their workspaces by name. */
@@ -214,6 +217,12 @@ export class OwnerDashboards {
     const allowed = await this.limiter.consume('trigger_refresh', userId, limit, RATE_WINDOW_SECONDS).catch(() => true); // fail open; limiter adapters log their own failures
     if (!allowed) throw toolRateLimited('trigger_refresh');
     return this.refreshTools.trigger(principal, { ...args, slug });
+  }
+
+  /** The dashboard's image as its thumbnail: the same reach as every page here, then the resource read's check. */
+  async thumbnail(userId: string, ownerName: string, slug: string, ask: ImageAsk) {
+    const { principal } = await this.reach(userId, ownerName);
+    return this.resources.image(principal, ownerName, slug, ask);
   }
 
   /** The owner a path names, if the person may act on it: their handle, or a workspace they belong to. */
