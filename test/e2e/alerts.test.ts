@@ -6,14 +6,15 @@ import { RefreshQueue } from '../../application/ports/refresh-queue.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
 import { SelfMetrics } from '../../application/ports/warehouse.js';
 import { DELIVERY_QUEUE } from '../../adapters/jobs/pg-boss-refresh-queue.js';
-import { startBackgroundWork } from '../../shells/background-work.js';
-import { buildContainer, type AppContainer } from '../../shells/container.js';
+import { AccountStore } from '../../application/ports/account-store.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { eventually, startSmtpReceiver, startWebhookReceiver, type MailReceiver, type WebhookReceiver } from '../support/delivery-receivers.js';
-import { json, makeUser, registry, text } from '../support/refresh-fixtures.js';
-import { testSettings } from '../support/settings.js';
+import { aPrincipal } from '../support/mothers.js';
+import { csrfOf, WebClient } from '../support/oauth-server.js';
+import { json, registry, text } from '../support/refresh-fixtures.js';
+import { startFullServer } from '../support/server.js';
 
 const OPERATOR = { kind: 'operator' } as const;
 
@@ -30,13 +31,14 @@ const countsSpec = {
 
 /**
  * Alerts and refresh-failure notices end to end: trigger_refresh queues pg-boss refresh jobs in PostgreSQL,
- * this process's workers run them and the deliveries they queue, to a real SMTP server and a local webhook.
+ * the server's workers run them and the deliveries they queue, to a real SMTP server and a local webhook;
+ * the owner's dashboard page shows the states.
  */
 describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, webhook)', function () {
   this.timeout(240_000);
   let database: TestDatabase;
-  let app: AppContainer;
-  let stopWork: () => Promise<void>;
+  let server: Awaited<ReturnType<typeof startFullServer>>;
+  let web: WebClient;
   let smtp: MailReceiver;
   let hook: WebhookReceiver;
   let tools: ToolRegistry;
@@ -48,28 +50,31 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
   before(async () => {
     database = await createTestDatabase();
     [smtp, hook] = [await startSmtpReceiver(), await startWebhookReceiver()];
-    const settings = testSettings({ databaseUrl: database.url, allowPrivateWebhooks: true, smtpUrl: smtp.url, mailFrom: 'dashpub <alerts@example.com>', deliveryRetryDelaySeconds: 1, logLevel: 'error' });
-    app = await buildContainer(settings, { refreshWorkers: true });
-    stopWork = await startBackgroundWork(app);
-    tools = registry(app.container);
-    const made = await makeUser(app.container, 'free');
-    [principal, owner] = [made.principal, made.user.email];
+    server = await startFullServer({
+      DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'dashpub <alerts@example.com>', DELIVERY_RETRY_DELAY_SECONDS: '1', LOG_LEVEL: 'error',
+    });
+    const { container } = server.server.app;
+    web = new WebClient(server.url, server.hosts.app);
+    const form = await web.get('/sign-up');
+    expect((await web.post('/sign-up', { csrf: csrfOf(form), handle: 'pat', email: 'pat@example.com', password: 'correct horse battery' })).status).to.equal(303);
+    const user = (await container.get<AccountStore>(AccountStore).findUserByHandle('pat'))!;
+    [principal, owner] = [aPrincipal(user.id), user.email];
+    tools = registry(container);
     // The first query starts a PGlite worker, which can outlast a query's budget on a loaded machine.
-    const sandbox = app.container.get<SelfMetrics>(SelfMetrics).open({ kind: 'user', id: made.user.id });
+    const sandbox = container.get<SelfMetrics>(SelfMetrics).open({ kind: 'user', id: user.id });
     for (let attempt = 1; attempt <= 3; attempt++) if (await sandbox.run('SELECT 1').then(() => true, () => false)) break;
     const published = await tools.call(principal, 'publish_dashboard', { path: 'counts', spec: countsSpec });
     expect(published.isError, text(published)).to.equal(undefined);
-    dashboardId = (await app.container.get<DashboardStore>(DashboardStore).findDashboard({ kind: 'user', id: made.user.id }, 'counts'))!.id;
-    const subscriptions = app.container.get(ManageSubscriptions);
-    await subscriptions.add(OPERATOR, { owner: made.user.handle }, 'counts', { channel: 'email', target: owner });
-    await subscriptions.add(OPERATOR, { owner: made.user.handle }, 'counts', { channel: 'webhook', target: `${hook.url}/alerts` });
+    dashboardId = (await container.get<DashboardStore>(DashboardStore).findDashboard({ kind: 'user', id: user.id }, 'counts'))!.id;
+    const subscriptions = container.get(ManageSubscriptions);
+    await subscriptions.add(OPERATOR, { owner: 'pat' }, 'counts', { channel: 'email', target: owner });
+    await subscriptions.add(OPERATOR, { owner: 'pat' }, 'counts', { channel: 'webhook', target: `${hook.url}/alerts` });
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
   });
   after(async () => {
     await db?.end();
-    await stopWork?.();
-    await app?.close();
+    await server?.close();
     await smtp?.close();
     await hook?.close();
     await database?.drop();
@@ -77,11 +82,12 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
 
   /** trigger_refresh, then waits for its job to finish (its run recorded and its follow-ups queued). */
   async function refresh(): Promise<string> {
-    const state = app.container.get<RefreshStateStore>(RefreshStateStore);
+    const { container } = server.server.app;
+    const state = container.get<RefreshStateStore>(RefreshStateStore);
     const before = (await state.lastRun(dashboardId))?.id;
     const triggered = await tools.call(principal, 'trigger_refresh', { slug: 'counts' });
     expect(triggered.isError, text(triggered)).to.equal(undefined);
-    const queue = app.container.get<RefreshQueue>(RefreshQueue);
+    const queue = container.get<RefreshQueue>(RefreshQueue);
     await eventually(async () => (await state.lastRun(dashboardId))?.id !== before && (await queue.pending(dashboardId)) === null, 'the refresh run');
     return (await state.lastRun(dashboardId))!.outcome;
   }
@@ -113,7 +119,7 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
     expect(hook.received.at(-1)!.headers['x-dashpub-signature']).to.match(/^sha256=[0-9a-f]{64}$/);
   });
 
-  it('stays quiet on the next refresh while the alert is still true, and get_dashboard shows it firing', async () => {
+  it('stays quiet on the next refresh while the alert is still true, and get_dashboard and the owner\'s page show it firing', async () => {
     const queued = await deliveryJobs();
     expect(queued).to.equal(2);
     expect(await refresh()).to.equal('success');
@@ -123,6 +129,12 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
     expect(got.alerts[0]).to.deep.include({ id: 'many', state: 'firing', value: 2, message: 'More than one dashboard' });
     expect(got.alerts[0].changed_at).to.be.a('string');
     expect(got.alerts[0].checked_at > got.alerts[0].changed_at).to.equal(true);
+    const page = await web.get('/dashboards/pat/counts');
+    expect(page.status).to.equal(200);
+    const section = page.text.slice(page.text.indexOf('<h2 id="alerts">'));
+    expect(section).to.include('More than one dashboard').and.include('<span class="badge bad">firing</span>');
+    expect(section).to.include(`${got.alerts[0].changed_at.slice(0, 16).replace('T', ' ')} UTC`);
+    expect(page.text).to.not.include('Refreshes are failing');
   });
 
   it('notifies once more when the alert clears', async () => {
@@ -145,11 +157,14 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
     expect(failing.to && 'text' in failing.to ? failing.to.text : '').to.include(owner);
     expect(failing.text).to.include('division by zero');
     expect(await deliveryJobs(), 'a failed run checks no alert').to.equal(queued);
+    const page = await web.get('/dashboards/pat/counts');
+    expect(page.text).to.match(/<strong>Refreshes are failing<\/strong>: 2 runs in a row since [^;]+; the page shows the last good render\. Last error: query &quot;counts&quot;: query failed: division by zero/);
     await deleteOther('fifth');
     expect(await refresh()).to.equal('success');
     expect(ownerNotices()).to.deep.equal(['Refresh failing: counts', 'Refresh recovered: counts']);
     expect(smtp.mails.find((m) => m.subject === 'Refresh recovered: counts')!.text).to.include('after 2 failed runs in a row');
     expect(await refresh()).to.equal('success');
     expect(ownerNotices()).to.have.length(2);
+    expect((await web.get('/dashboards/pat/counts')).text).to.not.include('Refreshes are failing');
   });
 });
