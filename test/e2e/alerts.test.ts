@@ -167,4 +167,18 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
     expect(ownerNotices()).to.have.length(2);
     expect((await web.get('/dashboards/pat/counts')).text).to.not.include('Refreshes are failing');
   });
+
+  it('shows another owner nothing of the alerts or the failure streak: the missing dashboard\'s answers', async () => {
+    const { container } = server.server.app;
+    const eve = new WebClient(server.url, server.hosts.app);
+    const form = await eve.get('/sign-up');
+    expect((await eve.post('/sign-up', { csrf: csrfOf(form), handle: 'eve', email: 'eve@example.com', password: 'correct horse battery' })).status).to.equal(303);
+    const eveId = (await container.get<AccountStore>(AccountStore).findUserByHandle('eve'))!.id;
+    const answer = await tools.call(aPrincipal(eveId), 'get_dashboard', { slug: 'counts' });
+    expect(answer.isError).to.equal(true);
+    expect(text(answer)).to.include('No dashboard named "counts"').and.not.include('many');
+    const [page, missing] = [await eve.get('/dashboards/pat/counts'), await eve.get('/dashboards/pat/no-such-dashboard')];
+    expect(page.status).to.equal(404);
+    expect(page.text).to.equal(missing.text);
+  });
 });
