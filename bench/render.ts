@@ -3,13 +3,13 @@
  * Run with `npm run build && node dist/bench/render.js [iterations]`. Not a test.
  */
 import { cpus } from 'node:os';
-import { parseDashboardSpec, type Row } from '../domain/dashboard-spec.js';
+import { parseDashboardSpec } from '../domain/dashboard-spec.js';
+import { BENCH_PANELS, generateRows, ROWS } from './render-dashboard.js';
 import { EchartsPageRenderer } from '../adapters/render/echarts-page-renderer.js';
 import { PngImageRenderer } from '../adapters/render/png-image-renderer.js';
 import { dashboardImageSvg } from '../adapters/render/dashboard-image.js';
 import { updateLatestResult } from './support.js';
 
-const ROWS = 10_000;
 const iterations = Number(process.argv[2] ?? 40);
 const WARMUP = 5;
 const TARGET_MS = 150;
@@ -17,32 +17,11 @@ const TARGET_MS = 150;
 const PNG_TARGET_RATIO = 2;
 const PNG_ITERATIONS = Math.max(5, Math.ceil(iterations / 4));
 
-function generateRows(count: number): Row[] {
-  const regions = ['North', 'South', 'East', 'West'];
-  const start = Date.UTC(2024, 0, 1);
-  return Array.from({ length: count }, (_, i) => ({
-    at: new Date(start + i * 3_600_000).toISOString(),
-    day: new Date(start + Math.floor(i / 24) * 86_400_000).toISOString().slice(0, 10),
-    region: regions[i % regions.length]!,
-    revenue: Math.round(1000 + 400 * Math.sin(i / 48) + (i % 97) * 3),
-    cost: Math.round(700 + 150 * Math.cos(i / 60) + (i % 53) * 2),
-    visits: 50 + ((i * 7919) % 1000),
-    signups: 2 + ((i * 104_729) % 60),
-  }));
-}
-
 const spec = parseDashboardSpec({
   title: 'Benchmark',
   description: `${ROWS} rows, six panels`,
   queries: { events: { sql: 'select * from events' } },
-  panels: [
-    { id: 'trend', type: 'line', title: 'Revenue and cost', query: 'events', x: 'at', y: ['revenue', 'cost'], width: 12 },
-    { id: 'by-region', type: 'bar', title: 'Revenue by region and day', query: 'events', x: 'day', y: 'revenue', series: 'region', width: 6 },
-    { id: 'area', type: 'area', title: 'Cost', query: 'events', x: 'at', y: 'cost', width: 6 },
-    { id: 'share', type: 'pie', title: 'Share by region', query: 'events', x: 'region', y: 'revenue', width: 4 },
-    { id: 'cloud', type: 'scatter', title: 'Visits vs sign-ups', query: 'events', x: 'visits', y: 'signups', width: 8 },
-    { id: 'rows', type: 'table', title: 'Rows', query: 'events', width: 12 },
-  ],
+  panels: BENCH_PANELS,
 });
 const data = { events: generateRows(ROWS) };
 const renderer = new EchartsPageRenderer();

@@ -63,6 +63,22 @@ const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
 };
 const ALWAYS = ['id', 'type', 'title', 'width'];
 
+/** The fields a panel of `type` takes (`type` and `id` among the required ones), for schemas and summaries. */
+export function panelFields(type: PanelType): { required: string[]; optional: string[] } {
+  const rule = APPLIES[type];
+  return { required: ['id', 'type', ...rule.required], optional: [...ALWAYS.filter((k) => k !== 'id' && k !== 'type'), ...rule.optional] };
+}
+
+/** What to use instead of a field that does not apply, so the refusal teaches the right shape at once. */
+function instead(type: PanelType, key: string): string {
+  if (type === 'text') return `a text panel takes \`text\` (markdown) and no query`;
+  if (key === 'text') return `prose goes in a panel of type text`;
+  if (type === 'table') return `a table panel shows its query's columns as they are and takes only \`query\``;
+  if (type === 'stat') return key === 'series' ? 'a stat panel shows one value, from the first row' : `a stat panel takes \`value\`, not \`${key}\``;
+  if (key === 'value') return `a ${type} panel takes \`y\`, not \`value\``;
+  return `a pie panel takes \`x\` (slice labels) and \`y\` (slice sizes), not \`${key}\``;
+}
+
 /** UTF-8 length without allocating a copy of a multi-megabyte string. */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;
@@ -193,7 +209,7 @@ function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
   for (const key of PANEL_KEYS) {
     if (!given(value[key])) continue;
     if (!ALWAYS.includes(key) && !rule.required.includes(key) && !rule.optional.includes(key)) {
-      throw invalid(`${where}.${key} does not apply to a ${type} panel`);
+      throw invalid(`${where}.${key} does not apply to a ${type} panel: ${instead(type, key)}`);
     }
   }
   for (const key of rule.required) {

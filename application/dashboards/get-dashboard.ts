@@ -6,7 +6,10 @@ import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import { loadSummary, noDashboardInAccount, type DashboardRef } from '../dashboard-lookup.js';
+import { loadDashboard, loadSummary, noDashboardInAccount, type DashboardRef } from '../dashboard-lookup.js';
+import type { DashboardSpec } from '../../domain/dashboard-spec.js';
+import type { SpecSummary } from '../../domain/spec-summary.js';
+import { SpecSummaries } from './spec-summaries.js';
 
 export const INLINE_BODY_LIMIT = 1_048_576;
 
@@ -56,6 +59,11 @@ export interface BodyRequest {
   filename?: string | null;
 }
 
+/** get_dashboard's `summary: true`: the spec's outline (spec-summaries.ts) besides the usual answer. */
+export interface SummaryRequest {
+  summary?: boolean | null;
+}
+
 /** What get_dashboard found: the dashboard, its current version, and a file's body when asked for. */
 export interface DashboardFound {
   target: Target;
@@ -65,6 +73,8 @@ export interface DashboardFound {
   /** The dashboard's slug when the slug asked for was an alias left by a rename, else null. */
   aliasOf: string | null;
   body: BodyView | null;
+  /** Only when asked for: the spec's summary, or null for a dashboard published as a file. */
+  summary?: SpecSummary | null;
 }
 
 /** get_dashboard: metadata, URL, files and current version; a file's body on request. */
@@ -74,20 +84,29 @@ export class GetDashboard {
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
     @inject(ServedFiles) private readonly served: ServedFiles,
+    @inject(SpecSummaries) private readonly summaries: SpecSummaries,
   ) {}
 
-  async execute(principal: Principal, query: DashboardRef & BodyRequest): Promise<DashboardFound> {
+  async execute(principal: Principal, query: DashboardRef & BodyRequest & SummaryRequest): Promise<DashboardFound> {
     const target = await this.scopes.resolve(principal, query.workspace);
     const slug = validateSlug(query.slug);
     const includeBody = parseIncludeBody(query.includeBody);
-    const { dashboard, current, viaAlias } = await loadSummary(this.store, target, slug, noDashboardInAccount(slug), true);
+    const withSpec = query.summary === true;
+    // The spec (maybe megabytes) is read only for a summary.
+    const load = withSpec ? loadDashboard : loadSummary;
+    const { dashboard, current, viaAlias } = await load(this.store, target, slug, noDashboardInAccount(slug), true);
     const bodyFile = pickFilename(query.filename, current.files);
-    return {
+    const found: DashboardFound = {
       target,
       dashboard,
       current,
       aliasOf: viaAlias ? dashboard.slug : null,
       body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard, current)) ?? current.files, bodyFile) : null,
     };
+    if (withSpec) {
+      const spec = 'spec' in current ? (current.spec as DashboardSpec | null) : null;
+      found.summary = spec ? await this.summaries.summarize(dashboard, current, spec) : null;
+    }
+    return found;
   }
 }

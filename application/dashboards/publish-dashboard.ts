@@ -16,6 +16,8 @@ import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import type { MetadataInput } from './update-dashboard.js';
 import { fileEntry } from '../file-entries.js';
+import type { SpecSummary } from '../../domain/spec-summary.js';
+import { PatchSpec } from './patch-spec.js';
 
 /** What a publish did, or on a dry run would do. */
 export interface PublishResult {
@@ -29,6 +31,8 @@ export interface PublishResult {
   /** The dashboard as written and its new current version; null on a dry run (nothing was written). */
   published: { dashboard: DashboardRecord; version: PublishWrite['version'] } | null;
   warnings: string[];
+  /** A dry run of a patch: the resulting spec's summary. */
+  summary?: SpecSummary;
 }
 
 /**
@@ -42,6 +46,8 @@ export interface PublishCommand extends MetadataInput {
   body?: string | Utf8Body | null;
   encoding?: 'utf8' | 'base64' | null;
   spec?: unknown;
+  /** Operations on the current spec (domain/spec-patch.ts), instead of `spec` or `body`. */
+  patch?: unknown;
   dryRun?: boolean | null;
 }
 
@@ -65,6 +71,9 @@ interface Content {
   files: Record<string, Uint8Array>;
   spec: object | null;
   warnings: string[];
+  /** For a patch: the version it applied to, and on a dry run the resulting spec's summary. */
+  basedOn?: string;
+  summary?: SpecSummary | null;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -82,6 +91,7 @@ export class PublishDashboard {
     @inject(Clock) private readonly clock: Clock,
     @inject(ConnectionDirectory) private readonly connections: ConnectionDirectory,
     @inject(SpecPublisher) private readonly specs: SpecPublisher,
+    @inject(PatchSpec) private readonly patches: PatchSpec,
   ) {}
 
   /**
@@ -99,7 +109,7 @@ export class PublishDashboard {
     const { slug, filename } = parsePath(command.path);
     const patch = parseMetadataPatch({ name: command.name, chart: command.chart, tags: command.tags, visibility: command.visibility });
     const connectionGiven = command.connection !== undefined && command.connection !== null;
-    const connection = connectionGiven ? parseConnectionRef(command.connection) : await this.keptConnection(target, slug, given(command.spec));
+    const connection = connectionGiven ? parseConnectionRef(command.connection) : await this.keptConnection(target, slug, given(command.spec) || given(command.patch));
     const dryRun = command.dryRun ?? false;
     const usable = await this.connections.ensureUsable(principal, target, connection);
     const content = await this.content(command, upload, { principal, target, slug, filename, connection: usable, dryRun });
@@ -120,6 +130,7 @@ export class PublishDashboard {
             `Publish to "${renamed}" instead, or pick another slug.`,
         );
       }
+      if (content.basedOn !== undefined && previous?.id !== content.basedOn) throw patchedStale(slug);
       const files: Manifest = content.mode === 'body' && previous ? { ...previous.files } : {};
       for (const { name, entry } of entries) files[name] = entry;
       const now = this.clock.now();
@@ -147,7 +158,8 @@ export class PublishDashboard {
       const allWarnings = replacesRender ? [...warnings, renderReplacedWarning(filename)] : warnings;
       const created = !existing;
       if (dryRun) {
-        const result = { mode: content.mode, dryRun: true, created, path, bytes, target, slug, published: null, warnings: allWarnings };
+        const result: PublishResult = { mode: content.mode, dryRun: true, created, path, bytes, target, slug, published: null, warnings: allWarnings };
+        if (content.summary) result.summary = content.summary;
         return { write: null, result };
       }
       const version = { id: randomUUID(), dashboardId: dashboard.id, name: null, createdAt: now, createdBy: principal.userId, files, spec };
@@ -161,6 +173,10 @@ export class PublishDashboard {
 
   private async content(command: Omit<PublishCommand, 'body'>, upload: Upload, at: PublishPlace): Promise<Content> {
     const hasBody = given(upload.body);
+    if (given(command.patch)) {
+      if (hasBody || given(command.spec)) throw invalid('pass "patch" alone, without "body" or "spec": a patch changes the dashboard\'s current spec');
+      return this.patched(command, at);
+    }
     if (hasBody === given(command.spec)) throw invalid('pass exactly one of "body" (a file) or "spec" (a dashboard spec)');
     if (hasBody) {
       const text = upload.body!;
@@ -181,6 +197,21 @@ export class PublishDashboard {
     return { mode: 'spec', files: prepared.files, spec: prepared.spec, warnings: prepared.warnings };
   }
 
+  private async patched(command: Omit<PublishCommand, 'body'>, at: PublishPlace): Promise<Content> {
+    if (command.path.includes('/')) {
+      throw invalid(`path "${command.path}": a patch changes the whole dashboard's spec; pass the bare slug "${at.slug}"`);
+    }
+    const prepared = await this.patches.prepare({
+      target: at.target,
+      slug: at.slug,
+      patch: command.patch,
+      sql: at.connection.open,
+      dryRun: at.dryRun,
+      fallbackTitle: typeof command.name === 'string' && command.name.trim() ? command.name : at.slug,
+    });
+    return { mode: 'spec', files: prepared.files, spec: prepared.spec, warnings: prepared.warnings, basedOn: prepared.basedOn, summary: prepared.summary };
+  }
+
   /**
    * The connection a spec runs on when the call names none: an omitted field keeps its value on
    * republish, so an existing dashboard's queries run where they always have (and where its refreshes
@@ -194,6 +225,9 @@ export class PublishDashboard {
 }
 
 const given = (value: unknown) => value !== undefined && value !== null;
+
+const patchedStale = (slug: string) =>
+  new DomainError('conflict', `dashboard "${slug}" got a new version while this patch was applied; read its summary again and resend the patch`);
 
 export function decodeBody(body: string | Utf8Body, encoding: 'utf8' | 'base64' | null | undefined): Uint8Array {
   if (encoding === 'base64') {

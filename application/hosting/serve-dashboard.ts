@@ -4,7 +4,7 @@ import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
 import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
-import { isSpecPage, themedPage, variantEtag, withoutPreviewTags } from './page-variants.js';
+import { PageVariants } from './page-variants.js';
 import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
 
@@ -72,23 +72,6 @@ export interface Access {
 }
 
 /**
- * A spec page as this answer shows it: without link-preview tags unless public (a private page gives no
- * preview data), and pinned to `theme` when the URL asks; each variant has its own ETag.
- */
-function pageVariant(file: FileBytes, visibility: Visibility, theme?: ImageTheme): FileBytes {
-  let { body, etag } = file;
-  if (visibility !== 'public' && isSpecPage(body)) {
-    body = withoutPreviewTags(body);
-    etag = variantEtag(etag, 'private');
-  }
-  if (theme !== undefined && isSpecPage(body)) {
-    body = themedPage(body, theme);
-    etag = variantEtag(etag, theme);
-  }
-  return { body, etag };
-}
-
-/**
  * Resolves one request on `<subdomain>.{dashboard_domain}`: `/` lists the account's public dashboards,
  * `/<slug>` and `/<slug>/` serve its index.html, `/<slug>/<filename>` one file; aliases lead to the
  * canonical dashboard (file path kept); private dashboards only for their owner or workspace members.
@@ -100,6 +83,8 @@ export class ServeDashboard {
     @inject(ViewerAccess) private readonly viewers: ViewerAccess,
     @inject(ShareAccess) private readonly shares: ShareAccess,
   ) {}
+
+  private readonly variants = new PageVariants();
 
   async execute(request: HostingRequest): Promise<HostingOutcome> {
     const site = await this.catalog.site(request.subdomain);
@@ -180,7 +165,7 @@ export class ServeDashboard {
     const page = name === DEFAULT_FILENAME;
     return {
       kind: 'file',
-      ...(page ? pageVariant(file, visibility, theme) : file),
+      ...(page ? this.variants.of(file, visibility, theme) : file),
       contentType: entry.contentType,
       visibility,
       dashboardId: dashboard.id,
@@ -222,7 +207,7 @@ export class ServeDashboard {
     const page = name === DEFAULT_FILENAME;
     return {
       kind: 'file',
-      ...(page && visibility !== 'public' ? pageVariant(file, visibility) : file),
+      ...(page && visibility !== 'public' ? this.variants.of(file, visibility) : file),
       contentType: entry.contentType,
       visibility,
       dashboardId: found.dashboard.id,

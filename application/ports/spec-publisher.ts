@@ -10,13 +10,13 @@ export interface PreparedSpec {
 }
 
 export const SpecPublisher = Symbol.for('SpecPublisher');
-/** Spec mode of publish_dashboard: validates a spec and renders it (running its queries unless a dry run). */
+/** Spec mode of publish_dashboard: validates a spec and renders it (running its queries, or on a dry run preparing them). */
 export interface SpecPublisher {
   prepare(input: {
     target: Target;
     slug: string;
     spec: unknown;
-    /** Opens the connection the publish already found usable; called only when the queries run. */
+    /** Opens the connection the publish already found usable; called only when the spec has queries. */
     sql: () => SqlTarget;
     dryRun: boolean;
     fallbackTitle: string;

@@ -15,17 +15,28 @@ export async function runSpecQueries(spec: DashboardSpec, target: SqlTarget): Pr
   let rows = 0;
   for (const id of queryIds(spec)) {
     const sql = spec.queries![id]!.sql;
-    let result;
-    try {
-      result = await target.run(sql);
-    } catch (err) {
-      if (isDomainError(err)) throw new DomainError(err.code, `query "${id}": ${err.message}`);
-      throw err;
-    }
+    const result = await naming(id, () => target.run(sql));
     data[id] = result.rows;
     rows += result.rows.length;
     if (result.truncated) warnings.push(`query "${id}" returned more than ${result.rows.length} rows; only the first ${result.rows.length} are shown`);
   }
   warnings.push(...columnProblems(spec, data));
   return { data, rows, warnings };
+}
+
+/**
+ * A dry run's check of a spec's queries: each is prepared on its connection (EXPLAIN, no rows fetched), so a
+ * missing table or column is refused now, in the words the real publish would use.
+ */
+export async function checkSpecQueries(spec: DashboardSpec, target: SqlTarget): Promise<void> {
+  for (const id of queryIds(spec)) await naming(id, () => target.explain(spec.queries![id]!.sql));
+}
+
+async function naming<T>(id: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isDomainError(err)) throw new DomainError(err.code, `query "${id}": ${err.message}`);
+    throw err;
+  }
 }

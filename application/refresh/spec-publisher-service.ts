@@ -7,13 +7,13 @@ import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { PageRenderer } from '../ports/page-renderer.js';
 import type { PreparedSpec, SpecPublisher } from '../ports/spec-publisher.js';
 import { SqlValidator } from '../ports/sql-validator.js';
-import { runSpecQueries } from './run-queries.js';
+import { checkSpecQueries, runSpecQueries } from './run-queries.js';
 import { renderSpecFiles } from './render-spec.js';
 
 /**
  * Spec mode of publish_dashboard. An inline-data spec renders as is (static); a spec with queries has
- * each SQL checked, and unless this is a dry run, runs once on the connection so the first version
- * already shows data, on the connection the publish use case found usable (looked up once, there).
+ * each SQL checked, then runs once on the connection so the first version already shows data (a dry run
+ * prepares each query there instead, fetching nothing), on the connection the publish use case found usable (looked up once, there).
  */
 @injectable()
 export class SpecPublisherService implements SpecPublisher {
@@ -36,7 +36,8 @@ export class SpecPublisherService implements SpecPublisher {
     }
     const warnings: string[] = [];
     let data = {};
-    if (isRefreshable(spec) && !input.dryRun) {
+    if (isRefreshable(spec) && input.dryRun) await checkSpecQueries(spec, input.sql());
+    else if (isRefreshable(spec)) {
       const result = await runSpecQueries(spec, input.sql());
       data = result.data;
       warnings.push(...result.warnings);

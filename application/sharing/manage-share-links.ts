@@ -119,7 +119,6 @@ export class ManageShareLinks {
     return (await this.links.list(dashboard.owner, dashboard.id)).filter((l) => shareLinkStatus(l, now) === 'active').length;
   }
 
-
   private expiry(request: NewLinkRequest, now: Date): Date | null {
     const inMs = request.expiresInMs ?? null;
     const at = request.expiresAt ?? null;
@@ -147,8 +146,9 @@ export class ManageShareLinks {
 
   private async present(links: ShareLink[], subdomain: string): Promise<ListedShareLink[]> {
     const now = this.clock.now();
-    const slugs = new Map<string, string>();
-    for (const id of new Set(links.map((l) => l.dashboardId))) slugs.set(id, (await this.dashboards.findDashboardById(id))?.slug ?? '');
+    const ids = [...new Set(links.map((l) => l.dashboardId))];
+    const found = await Promise.all(ids.map((id) => this.dashboards.findDashboardById(id)));
+    const slugs = new Map(ids.map((id, i) => [id, found[i]?.slug ?? '']));
     return links.map((link) => ({ link, status: shareLinkStatus(link, now), subdomain, slug: slugs.get(link.dashboardId) ?? '' }));
   }
 }

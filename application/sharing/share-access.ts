@@ -144,9 +144,9 @@ export class ShareAccess {
     if (!this.tokens.wellFormed(token)) return null;
     const link = await this.links.findByTokenHash(this.tokens.digest(token));
     if (!link || shareLinkStatus(link, this.clock.now()) !== 'active') return null;
-    const dashboard = await this.dashboards.findDashboardById(link.dashboardId);
+    // Opening a link is once per viewer; the two lookups it still needs go together.
+    const [dashboard, owner] = await Promise.all([this.dashboards.findDashboardById(link.dashboardId), this.accounts.findSubdomainOwner(subdomain)]);
     if (!dashboard) return null;
-    const owner = await this.accounts.findSubdomainOwner(subdomain);
     const ownerId = owner ? (owner.kind === 'user' ? owner.user.id : owner.workspace.id) : null;
     const ownerKind = owner?.kind === 'user' ? 'user' : 'workspace';
     if (ownerId !== dashboard.owner.id || ownerKind !== dashboard.owner.kind) return null;

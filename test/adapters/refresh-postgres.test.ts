@@ -182,8 +182,15 @@ describe('connections and refresh on PostgreSQL', function () {
       await sql(warehouse.adminUrl, `CREATE TABLE ${table} AS SELECT * FROM sales`);
       const spec = salesSpec(`SELECT day::text AS day, sum(amount) AS total FROM ${table} GROUP BY day ORDER BY day`);
 
-      const dry = await tools.call(principal, 'publish_dashboard', { path: 'sales', spec: salesSpec('SELECT * FROM not_there'), connection: connection.id, dry_run: true });
+      // A dry run prepares each query on the connection: what the real publish would refuse, it refuses now.
+      for (const [broken, names] of [['SELECT * FROM not_there', 'not_there'], [`SELECT day::text AS day, sum(no_such_amount) AS total FROM ${table} GROUP BY day`, 'no_such_amount']]) {
+        const refused = await tools.call(principal, 'publish_dashboard', { path: 'sales', spec: salesSpec(broken!), connection: connection.id, dry_run: true });
+        expect(refused.isError, text(refused)).to.equal(true);
+        expect(text(refused)).to.include(names).and.match(/query "\w+"/);
+      }
+      const dry = await tools.call(principal, 'publish_dashboard', { path: 'sales', spec, connection: connection.id, dry_run: true });
       expect(dry.isError, text(dry)).to.equal(undefined);
+      expect(await app.container.get<DashboardStore>(DashboardStore).findDashboard({ kind: 'user', id: principal.userId }, 'sales')).to.equal(null);
 
       const published = await tools.call(principal, 'publish_dashboard', { path: 'sales', spec, connection: connection.id });
       expect(published.isError, text(published)).to.equal(undefined);

@@ -131,6 +131,16 @@ describe('self metrics: tenant isolation against adversarial SQL', function () {
     expect((json(i).tables as Array<{ name: string }>).map((t) => t.name)).to.deep.equal(['dashboards', 'daily_views', 'publishes', 'refresh_runs']);
   });
 
+  it('prepares a spec\'s queries on "self" during a dry run: a missing column is refused, nothing is written', async () => {
+    const spec = (sql: string) => ({ title: 'Views', queries: { views: { sql } }, panels: [{ id: 'v', type: 'table', query: 'views' }] });
+    const refused = await tools.call(ada, 'publish_dashboard', { path: 'dry-views', spec: spec('SELECT slug, no_such_views FROM daily_views'), dry_run: true });
+    expect(refused.isError, text(refused)).to.equal(true);
+    expect(text(refused)).to.include('query "views"').and.include('no_such_views');
+    const fine = await tools.call(ada, 'publish_dashboard', { path: 'dry-views', spec: spec('SELECT slug, views FROM daily_views'), dry_run: true });
+    expect(fine.isError, text(fine)).to.equal(undefined);
+    expect(await app.container.get<DashboardStore>(DashboardStore).findDashboard({ kind: 'user', id: adaId }, 'dry-views')).to.equal(null);
+  });
+
   it('cancels a query that runs too long and keeps serving afterwards', async () => {
     const started = Date.now();
     try {

@@ -248,16 +248,22 @@ describe('domain: dashboard spec', () => {
 
     it('fields that do not apply to the type', () => {
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'text', text: 'x', query: 'sales' })))).to.equal(
-        'spec.panels[0].query does not apply to a text panel',
+        'spec.panels[0].query does not apply to a text panel: a text panel takes `text` (markdown) and no query',
       );
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'table', query: 'sales', x: 'month' })))).to.equal(
-        'spec.panels[0].x does not apply to a table panel',
+        "spec.panels[0].x does not apply to a table panel: a table panel shows its query's columns as they are and takes only `query`",
       );
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'pie', query: 'sales', x: 'month', y: 'total', series: 'region' })))).to.equal(
-        'spec.panels[0].series does not apply to a pie panel',
+        'spec.panels[0].series does not apply to a pie panel: a pie panel takes `x` (slice labels) and `y` (slice sizes), not `series`',
       );
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'line', query: 'sales', x: 'month', y: 'total', value: 'total' })))).to.equal(
-        'spec.panels[0].value does not apply to a line panel',
+        'spec.panels[0].value does not apply to a line panel: a line panel takes `y`, not `value`',
+      );
+      expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'stat', query: 'sales', value: 'total', y: 'total' })))).to.equal(
+        'spec.panels[0].y does not apply to a stat panel: a stat panel takes `value`, not `y`',
+      );
+      expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'bar', query: 'sales', x: 'month', y: 'total', text: 'note' })))).to.equal(
+        'spec.panels[0].text does not apply to a bar panel: prose goes in a panel of type text',
       );
     });
 

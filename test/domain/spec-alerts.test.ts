@@ -3,6 +3,7 @@ import { refusal } from '../support/refusal.js';
 import { parseDashboardSpec, type Row } from '../../domain/dashboard-spec.js';
 import { evaluateAlert, nextAlertStates, type AlertState } from '../../domain/alerts.js';
 import { MAX_ALERTS, type SpecAlert } from '../../domain/spec-alerts.js';
+import { applySpecPatch } from '../../domain/spec-patch.js';
 
 const base = (alerts: unknown): Record<string, unknown> => ({
   title: 'Sales',
@@ -43,6 +44,14 @@ describe('domain: spec alerts', () => {
     expect(message([alert({ id: 'no spaces' })])).to.equal('spec.alerts[0].id "no spaces" must match [A-Za-z0-9_-] (1 to 64 characters)');
     expect(message([alert({ extra: 1 })])).to.equal('spec.alerts[0] has unknown key "extra" (allowed: id, query, column, row, when, message)');
     expect(message(Array.from({ length: MAX_ALERTS + 1 }, (_, i) => alert({ id: `a${i}` })))).to.equal(`spec.alerts has ${MAX_ALERTS + 1} alerts, over the limit of ${MAX_ALERTS}`);
+  });
+
+  it('are set and removed by a patch, checked by the same parser', () => {
+    const current = base([alert()]);
+    const set = applySpecPatch(current, [{ op: 'set_alert', alert: alert({ id: 'low', when: { '<': 5 }, message: 'Low' }) }]).spec;
+    expect(set.alerts!.map((a) => a.id)).to.deep.equal(['high', 'low']);
+    expect(applySpecPatch(current, [{ op: 'remove_alert', id: 'high' }]).spec.alerts).to.deep.equal([]);
+    expect(refusal(() => applySpecPatch(current, [{ op: 'set_alert', alert: alert({ query: 'nope' }) }])).message).to.include('does not name a key of spec.queries or spec.data');
   });
 });
 

@@ -113,6 +113,7 @@ export const publishJson = (urls: UrlSettings, r: PublishResult) => ({
   dashboard: r.published ? dashboardJson(urls, r.target, r.published.dashboard, r.published.version) : null,
   url: dashboardUrl(urls, r.target, r.slug),
   warnings: r.warnings,
+  ...(r.summary ? { summary: r.summary } : {}),
 });
 
 /** update_dashboard. */
@@ -148,6 +149,8 @@ export const foundJson = (urls: UrlSettings, r: DashboardFound) => ({
   dashboard: dashboardJson(urls, r.target, r.dashboard, r.current),
   alias_of: r.aliasOf,
   body: r.body,
+  // Only when asked for, so an answer without the flag stays byte for byte what it was.
+  ...(r.summary !== undefined ? { summary: r.summary } : {}),
 });
 
 /** list_dashboard_versions. */

@@ -128,6 +128,13 @@ export const ObjectOrText = (options: ArgumentOptions = {}) =>
     options,
   );
 
+/** A list or a string (a patch sent as JSON text); what is inside is the domain's to judge. */
+export const ListOrText = (options: ArgumentOptions = {}) =>
+  argument(
+    { schema: { type: ['array', 'string'] }, fits: (v) => isText(v) || Array.isArray(v), refusal: (name) => `${name} must be an array or a string` },
+    options,
+  );
+
 /**
  * The workspace a call targets, passed on as sent: what a wrong value means depends on the grant's lock
  * (a scope refusal, or the spec's `workspace must be a non-empty slug string`), so domain/scope.ts words

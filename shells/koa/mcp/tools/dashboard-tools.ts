@@ -23,8 +23,9 @@ import {
 } from '../../../presenters/dashboards/dashboard-presenters.js';
 import { shareLinksJson, shareLinksLines } from '../../../presenters/sharing/share-mention.js';
 import { alertLines, alertStatesJson } from '../../../presenters/alerts/alert-presenters.js';
-import { dashboardSchema, object, READ } from './schemas.js';
+import { dashboardSchema, object, READ, specSummarySchema } from './schemas.js';
 import { defineTool } from './definition.js';
+import type { SpecSummary } from '../../../../domain/spec-summary.js';
 import { DashboardInput, GetInput, GetVersionInput, ListInput, PublishInput, RenameInput, UpdateInput } from './dashboard-inputs.js';
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -40,6 +41,7 @@ const publishOutput = object(
     url: { type: 'string' },
     dashboard: { anyOf: [dashboardSchema, { type: 'null' }] },
     warnings: { type: 'array', items: { type: 'string' } },
+    summary: specSummarySchema,
   },
   ['mode', 'dry_run', 'created', 'version_id', 'path', 'bytes', 'url', 'warnings'],
 );
@@ -64,15 +66,19 @@ const metadataOf = (input: PublishInput | UpdateInput) => ({
 const refOf = (input: DashboardInput) => ({ slug: input.slug, workspace: input.workspace });
 export const bodyRequestOf = (input: GetInput | GetVersionInput) => ({ includeBody: input.include_body, filename: input.filename });
 
+/** How a spec summary reads in an answer's text; the JSON carries the outline itself. */
+const summaryLine = (s: SpecSummary) =>
+  `Spec: ${s.panels.length} panel(s), ${s.queries.length} query(ies), ${s.data.length} inline data set(s), ${s.params.length} param(s), ${s.alerts.length} alert(s), ${s.bytes} bytes; change it with publish_dashboard's patch.`;
+
 /**
  * Moves `body` out of the input into the command: once the use case has decoded the body (up to 5 MiB, as a
  * string or as the bytes the endpoint decoded it into, parse-message.ts) nothing holds it twice for the rest
  * of the publish (docs/decisions/0043-large-body-decoding.md).
  */
 function publishCommandOf(input: PublishInput) {
-  const { path, body, encoding, spec, workspace } = input;
+  const { path, body, encoding, spec, patch, workspace } = input;
   input.body = undefined;
-  return { ...metadataOf(input), workspace, path, body, encoding, spec, dryRun: input.dry_run };
+  return { ...metadataOf(input), workspace, path, body, encoding, spec, patch, dryRun: input.dry_run };
 }
 
 /** The dashboard tools: each one names its use case and says how the answer reads. */
@@ -84,7 +90,9 @@ export const DASHBOARD_TOOLS = [
       'Publish a dashboard file (body mode) or a dashboard spec (spec mode) and get its URL. Body mode writes one file per call at ' +
       'path "<slug>/<filename>" (a bare "<slug>" means index.html); other files of the dashboard are kept. Spec mode renders a ' +
       'spec {title, queries?, data?, panels[]} into index.html + data.json; a spec with queries is refreshable. Every publish makes ' +
-      'a new version. dry_run validates everything and writes nothing. Never send the handle in the path.',
+      'a new version. dry_run checks the arguments, the spec and each query (prepared on its connection, no rows fetched) and ' +
+      'writes nothing. A body is served exactly as published, with no Content-Security-Policy added. Never send the handle in the path. ' +
+      'To change a large spec dashboard, send patch (operations by panel or query id) instead of the whole spec: read get_dashboard with summary: true first.',
     input: PublishInput,
     outputSchema: publishOutput,
     annotations: { ...WRITE, idempotentHint: false },
@@ -99,6 +107,7 @@ export const DASHBOARD_TOOLS = [
           const lines = r.dry_run
             ? [`Dry run: publishing ${r.path} (${r.bytes} bytes) would ${r.created ? 'create' : 'update'} ${r.url}. Nothing was written.`]
             : [`${r.created ? 'Published' : 'Updated'} "${r.dashboard?.name}" at ${r.url} (version ${r.version_id}).`];
+          if (r.summary) lines.push(summaryLine(r.summary));
           // The spec names the body path for structuredContent; the spec path returns it too, because a
           // tool with an outputSchema must (MCP), and the official SDK client rejects a result without it.
           return answer([...lines, ...warningLines(r.warnings)], { ...r }, true);
@@ -195,7 +204,9 @@ export const DASHBOARD_TOOLS = [
   defineTool({
     name: 'get_dashboard',
     title: 'Get a dashboard',
-    description: 'A dashboard\'s metadata, URL, files and current version; with include_body, the content of one file (index.html by default).',
+    description:
+      'A dashboard\'s metadata, URL, files and current version; with include_body, the content of one file (index.html by default). ' +
+      'With summary: true, a spec dashboard\'s outline without data rows, to change it through publish_dashboard\'s patch.',
     input: GetInput,
     annotations: READ,
     guide: { group: 'Find and read', when: 'for one dashboard\'s URL, metadata and files; `include_body` reads the content before you edit it' },
@@ -207,7 +218,7 @@ export const DASHBOARD_TOOLS = [
       return {
         _meta: viewOf(container),
         async call(principal, input) {
-          const found = await get.execute(principal, { ...refOf(input), ...bodyRequestOf(input) });
+          const found = await get.execute(principal, { ...refOf(input), ...bodyRequestOf(input), summary: input.summary });
           const shareLinks = shareLinksJson(settings, subdomainOf(found.target), found.dashboard.slug, await shares.activeCount(found.dashboard));
           // Only when the spec declares alerts, so other dashboards' answers stay as they were.
           const isSpec = 'kind' in found.current ? found.current.kind === 'spec' : found.current.spec !== null;
@@ -217,6 +228,8 @@ export const DASHBOARD_TOOLS = [
           if (r.alias_of) lines.push(`"${input.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
           lines.push(...shareLinksLines(shareLinks));
           lines.push(...alertLines(alerts));
+          if (found.summary) lines.push(summaryLine(found.summary));
+          else if (found.summary === null) lines.push('This dashboard was published as a file and has no spec, so there is no summary.');
           return answer(lines, r);
         },
       };

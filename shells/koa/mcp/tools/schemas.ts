@@ -55,3 +55,18 @@ export const dashboardSchema = {
   },
   required: ['slug', 'name', 'url', 'visibility', 'tags', 'current_version_id', 'files'],
 } as const;
+
+/** A spec's summary (domain/spec-summary.ts): what get_dashboard's `summary` and a dry-run patch answer. */
+export const specSummarySchema = object(
+  {
+    title: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    bytes: { type: 'integer' },
+    panels: { type: 'array', items: { type: 'object' } },
+    queries: { type: 'array', items: { type: 'object' } },
+    data: { type: 'array', items: { type: 'object' } },
+    params: { type: 'array' },
+    alerts: { type: 'array' },
+  },
+  ['title', 'description', 'bytes', 'panels', 'queries', 'data', 'params', 'alerts'],
+);

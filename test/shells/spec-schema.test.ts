@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import { parseDashboardSpec, PANEL_TYPES } from '../../domain/dashboard-spec.js';
+import { declareInput } from '../../shells/koa/mcp/tools/arguments.js';
+import { PublishInput } from '../../shells/koa/mcp/tools/dashboard-inputs.js';
+
+/** A spec using every panel type and every field, as an AI client would write it. */
+const everyPanel = () => ({
+  title: 'Sales',
+  description: 'By month and region',
+  queries: { live: { sql: 'SELECT 1 AS n' } },
+  data: { sales: [{ month: '2026-01', region: 'North', total: 10, share: 0.5 }] },
+  panels: [
+    { id: 'line', type: 'line', title: 'Trend', query: 'sales', x: 'month', y: ['total', 'share'], width: 6 },
+    { id: 'bar', type: 'bar', query: 'sales', x: 'region', y: 'total', series: 'month' },
+    { id: 'area', type: 'area', query: 'sales', x: 'month', y: 'total' },
+    { id: 'pie', type: 'pie', query: 'sales', x: 'region', y: 'total' },
+    { id: 'scatter', type: 'scatter', query: 'sales', x: 'share', y: 'total' },
+    { id: 'table', type: 'table', query: 'live' },
+    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3 },
+    { id: 'text', type: 'text', text: '**Note**' },
+  ],
+  alerts: [
+    { id: 'high', query: 'live', column: 'n', row: 'any', when: { '>=': 100 }, message: 'High' },
+    { id: 'north', query: 'sales', column: 'region', when: { '!=': 'North' }, message: 'Not north' },
+    { id: 'moved', query: 'sales', column: 'total', row: 'first', when: 'changes', message: 'Moved' },
+  ],
+});
+
+describe('publish_dashboard spec schema', () => {
+  const specSchema = declareInput(PublishInput).inputSchema.properties as Record<string, Record<string, unknown>>;
+  const validate = new Ajv({ strict: false }).compile(specSchema.spec!);
+  const domainAccepts = (spec: unknown) => {
+    try {
+      parseDashboardSpec(spec);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('describes every panel type with the fields the parser takes for it', () => {
+    const panels = (specSchema.spec!.properties as { panels: { items: { oneOf: Array<{ properties: { type: { const: string } } }> } } }).panels;
+    expect(panels.items.oneOf.map((p) => p.properties.type.const)).to.deep.equal([...PANEL_TYPES]);
+    expect(domainAccepts(everyPanel())).to.equal(true);
+    expect(validate(everyPanel()), JSON.stringify(validate.errors)).to.equal(true);
+  });
+
+  it('still takes the spec as a JSON string', () => {
+    expect(validate(JSON.stringify(everyPanel()))).to.equal(true);
+  });
+
+  const wrong: Array<[string, (spec: ReturnType<typeof everyPanel>) => void]> = [
+    ['a stat panel with y', (s) => Object.assign(s.panels[6]!, { y: 'total' })],
+    ['a table panel with x', (s) => Object.assign(s.panels[5]!, { x: 'month' })],
+    ['a line panel without y', (s) => delete (s.panels[0] as { y?: unknown }).y],
+    ['an unknown panel type', (s) => Object.assign(s.panels[1]!, { type: 'donut' })],
+    ['an unknown top-level key', (s) => Object.assign(s, { layout: 'grid' })],
+    ['a width of 13', (s) => Object.assign(s.panels[0]!, { width: 13 })],
+    ['no panels', (s) => (s.panels.length = 0)],
+    ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
+    ['an alert with two operators', (s) => Object.assign(s.alerts[0]!, { when: { '>': 1, '<': 5 } })],
+    ['an alert comparing a string with >', (s) => Object.assign(s.alerts[0]!, { when: { '>': '100' } })],
+    ['an alert without a message', (s) => delete (s.alerts[1] as { message?: unknown }).message],
+    ['an alert on an unknown row', (s) => Object.assign(s.alerts[0]!, { row: 'middle' })],
+  ];
+  for (const [name, spoil] of wrong) {
+    it(`is refused by the schema and by the parser alike: ${name}`, () => {
+      const spec = everyPanel();
+      spoil(spec);
+      const plain = JSON.parse(JSON.stringify(spec));
+      expect(validate(plain), 'schema').to.equal(false);
+      expect(domainAccepts(plain), 'parser').to.equal(false);
+    });
+  }
+});
