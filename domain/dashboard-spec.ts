@@ -3,6 +3,7 @@ import { checkSpecSize } from './limits.js';
 import {
   checkId, column, field, given, got, isPlainObject, optionalString, refuseUnknownKeys, requiredText,
 } from './spec-reading.js';
+import { parseAlerts, type SpecAlert } from './spec-alerts.js';
 
 /**
  * The dashboard spec of spec-mode publishes: queries, inline data and panels. Parsing is strict on purpose: an AI client
@@ -40,12 +41,13 @@ export interface DashboardSpec {
   queries?: Record<string, SpecQuery>;
   data?: Record<string, Row[]>;
   panels: Panel[];
+  alerts?: SpecAlert[];
 }
 
 export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
-const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'panels'];
+const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'panels', 'alerts'];
 const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
@@ -122,6 +124,7 @@ export function parseDashboardSpec(input: unknown): DashboardSpec {
   if (given(raw.queries)) spec.queries = parseQueries(raw.queries);
   if (given(raw.data)) spec.data = parseData(raw.data, spec.queries);
   spec.panels = parsePanels(raw.panels, spec);
+  if (given(raw.alerts)) spec.alerts = parseAlerts(raw.alerts, [...queryIds(spec), ...Object.keys(spec.data ?? {})], (id) => inlineColumns(spec, id));
   return spec;
 }
 
@@ -291,6 +294,12 @@ export function panelColumnRefs(panel: Panel): Array<[string, string]> {
   if (panel.series !== undefined) refs.push(['series', panel.series]);
   if (panel.value !== undefined) refs.push(['value', panel.value]);
   return refs;
+}
+
+/** An inline data set's columns, or null when `id` names a query (its columns are known only once it runs). */
+function inlineColumns(spec: DashboardSpec, id: string): string[] | null {
+  const rows = ownEntry(spec.data, id);
+  return rows ? columnsOf(rows) : null;
 }
 
 /** Column names in first-seen order across rows (rows need not share one shape). */

@@ -23,6 +23,9 @@ import { ShareLinkStore } from '../application/ports/share-link-store.js';
 import { EmbedStore } from '../application/ports/embed-store.js';
 import { SubscriptionStore } from '../application/ports/subscription-store.js';
 import { DeliveryQueue } from '../application/ports/delivery-ports.js';
+import { AlertStateStore } from '../application/ports/alert-state-store.js';
+import { MemoryAlertStateStore } from '../adapters/memory/memory-alert-state-store.js';
+import { PostgresAlertStateStore } from '../adapters/postgres/postgres-alert-state-store.js';
 import { MemorySubscriptionStore } from '../adapters/memory/memory-subscription-store.js';
 import { PostgresSubscriptionStore } from '../adapters/postgres/postgres-subscription-store.js';
 import { MemoryDeliveryQueue } from '../adapters/jobs/memory-delivery-queue.js';
@@ -111,6 +114,7 @@ function memoryStorage(): ContainerModule {
     bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new MemoryShareLinkStore());
     bind<EmbedStore>(EmbedStore).toConstantValue(new MemoryEmbedStore());
     bind<SubscriptionStore>(SubscriptionStore).toConstantValue(new MemorySubscriptionStore());
+    bind<AlertStateStore>(AlertStateStore).toConstantValue(new MemoryAlertStateStore());
     const deliveries = new MemoryDeliveryQueue();
     bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveries);
     bind(MemoryDeliveryQueue).toConstantValue(deliveries);
@@ -191,6 +195,7 @@ function databaseModule(
     bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new PostgresShareLinkStore(dataSource));
     bind<EmbedStore>(EmbedStore).toConstantValue(new PostgresEmbedStore(dataSource, SecretBox.fromSettings(settings, 'embed secret')));
     bind<SubscriptionStore>(SubscriptionStore).toConstantValue(new PostgresSubscriptionStore(dataSource));
+    bind<AlertStateStore>(AlertStateStore).toConstantValue(new PostgresAlertStateStore(dataSource));
     bind<DeliveryQueue>(DeliveryQueue).toConstantValue(new PgBossDeliveryQueue(queue));
     bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
     bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));

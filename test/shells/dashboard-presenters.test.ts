@@ -158,6 +158,8 @@ describe('dashboard presenters', () => {
       runs: [],
       dailyViews: [],
       refreshRefusal: null,
+      alerts: [],
+      failureStreak: null,
     };
     const view = detailView(urls, detail);
     expect(view).to.deep.include({ owner: detail.owner, publishedAt: created, refresh: detail.refresh, refreshRefusal: null });

@@ -20,6 +20,11 @@ const everyPanel = () => ({
     { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3 },
     { id: 'text', type: 'text', text: '**Note**' },
   ],
+  alerts: [
+    { id: 'high', query: 'live', column: 'n', row: 'any', when: { '>=': 100 }, message: 'High' },
+    { id: 'north', query: 'sales', column: 'region', when: { '!=': 'North' }, message: 'Not north' },
+    { id: 'moved', query: 'sales', column: 'total', row: 'first', when: 'changes', message: 'Moved' },
+  ],
 });
 
 describe('publish_dashboard spec schema', () => {
@@ -54,6 +59,10 @@ describe('publish_dashboard spec schema', () => {
     ['a width of 13', (s) => Object.assign(s.panels[0]!, { width: 13 })],
     ['no panels', (s) => (s.panels.length = 0)],
     ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
+    ['an alert with two operators', (s) => Object.assign(s.alerts[0]!, { when: { '>': 1, '<': 5 } })],
+    ['an alert comparing a string with >', (s) => Object.assign(s.alerts[0]!, { when: { '>': '100' } })],
+    ['an alert without a message', (s) => delete (s.alerts[1] as { message?: unknown }).message],
+    ['an alert on an unknown row', (s) => Object.assign(s.alerts[0]!, { row: 'middle' })],
   ];
   for (const [name, spoil] of wrong) {
     it(`is refused by the schema and by the parser alike: ${name}`, () => {

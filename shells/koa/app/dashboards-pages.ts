@@ -4,6 +4,7 @@ import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type Vers
 import type { EmbedOnce } from './embed-section.js';
 import { html, layout, type Html } from './html.js';
 import { viewsChart } from './views-chart.js';
+import { alertsSection } from './alerts-section.js';
 
 /**
  * The dashboards pages (`/dashboards`, `/dashboards/<owner>/<slug>` and its steps). Plain forms and
@@ -203,7 +204,7 @@ ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : nul
 ${meta}
 <h2>Preview</h2>${thumbnail(owner.name, d.slug, d.name, 'image')}${preview}
 <h2>Views</h2>${viewsChart(detail.dailyViews)}
-${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
+${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}${alertsSection(detail.alerts, detail.failureStreak)}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
 ${input.share ?? null}
 ${input.embedSection ?? null}
@@ -246,7 +247,7 @@ function refreshSection(detail: DetailView, path: string, csrf: Html, problem: P
       : r.pending === 'queued'
         ? html`<p class="notice" role="status" id="refresh-pending">A refresh is queued… This page reloads until the run is listed.</p>`
         : null;
-  return html`<h2>Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${pending}${runs}`;
+  return html`<h2 id="refresh">Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${pending}${runs}`;
 }
 
 function versionsSection(detail: DetailView, path: string, csrf: Html, problem: Problem | undefined): Html {

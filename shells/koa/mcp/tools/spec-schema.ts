@@ -1,5 +1,6 @@
 import { MAX_PANELS, MAX_TEXT_CHARS, PANEL_TYPES, panelFields, type PanelType } from '../../../../domain/dashboard-spec.js';
 import { ID_PATTERN } from '../../../../domain/spec-reading.js';
+import { ALERT_OPERATORS, ALERT_ROWS, MAX_ALERT_MESSAGE_CHARS, MAX_ALERTS } from '../../../../domain/spec-alerts.js';
 import type { JsonSchema } from './arguments.js';
 
 /**
@@ -38,6 +39,29 @@ function panelSchema(type: PanelType): JsonSchema {
   return { title: PANEL_TITLES[type], type: 'object', properties, required, additionalProperties: false };
 }
 
+/** One alert, as domain/spec-alerts.ts parses it: `when` is one operator with its threshold, or "changes". */
+function alertSchema(): JsonSchema {
+  const ordering: readonly string[] = ['>', '<', '>=', '<='];
+  const thresholds: Record<string, JsonSchema> = {};
+  for (const op of ALERT_OPERATORS) thresholds[op] = ordering.includes(op) ? { type: 'number' } : { type: ['string', 'number', 'boolean', 'null'] };
+  return {
+    type: 'object',
+    properties: {
+      id: { ...ID, description: 'Stable id of the alert, unique in the spec.' },
+      query: { ...ID, description: 'Key of spec.queries or spec.data whose rows are checked.' },
+      column: { ...COLUMN, description: 'Column whose value is compared.' },
+      row: { enum: [...ALERT_ROWS], description: 'Which row: first, last (the default) or any (fires when any row meets the condition).' },
+      when: {
+        anyOf: [{ const: 'changes' }, { type: 'object', properties: thresholds, minProperties: 1, maxProperties: 1, additionalProperties: false }],
+        description: 'One operator and its threshold, such as {">": 100}; or "changes": the value differs from the last refresh\'s (row first or last).',
+      },
+      message: { type: 'string', minLength: 1, maxLength: MAX_ALERT_MESSAGE_CHARS, description: 'What subscribers are told when the alert fires.' },
+    },
+    required: ['id', 'query', 'column', 'when', 'message'],
+    additionalProperties: false,
+  };
+}
+
 /** Schema keywords for the `spec` argument (an object or a string): they apply when it is sent as an object. */
 export function specSchemaKeywords(): JsonSchema {
   return {
@@ -55,6 +79,12 @@ export function specSchemaKeywords(): JsonSchema {
         additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } },
       },
       panels: { type: 'array', minItems: 1, maxItems: MAX_PANELS, items: { oneOf: PANEL_TYPES.map(panelSchema) } },
+      alerts: {
+        type: 'array',
+        maxItems: MAX_ALERTS,
+        description: 'Checked after each refresh; the dashboard\'s subscribers are told when one fires and once when it clears.',
+        items: alertSchema(),
+      },
     },
     required: ['title', 'panels'],
     additionalProperties: false,
