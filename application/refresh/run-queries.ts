@@ -1,5 +1,6 @@
 import { columnProblems, queryIds, type DashboardSpec, type Row } from '../../domain/dashboard-spec.js';
 import { DomainError, isDomainError } from '../../domain/errors.js';
+import { bindParams, defaultValues, type ParamValues } from '../../domain/spec-params.js';
 import type { SqlTarget } from '../ports/warehouse.js';
 
 export interface QueryData {
@@ -8,16 +9,21 @@ export interface QueryData {
   warnings: string[];
 }
 
-/** Runs every query of a spec on one target, in spec order; the first failure names its query. */
-export async function runSpecQueries(spec: DashboardSpec, target: SqlTarget): Promise<QueryData> {
+/**
+ * Runs every query of a spec on one target, in spec order, with its parameters bound (the defaults unless
+ * `values` says otherwise); the first failure names its query.
+ */
+export async function runSpecQueries(spec: DashboardSpec, target: SqlTarget, values?: ParamValues): Promise<QueryData> {
+  const params = spec.params ?? [];
+  const chosen = values ?? defaultValues(params);
   const data: Record<string, Row[]> = {};
   const warnings: string[] = [];
   let rows = 0;
   for (const id of queryIds(spec)) {
-    const sql = spec.queries![id]!.sql;
+    const bound = bindParams(spec.queries![id]!.sql, params, chosen);
     let result;
     try {
-      result = await target.run(sql);
+      result = await target.run(bound.sql, undefined, bound.values);
     } catch (err) {
       if (isDomainError(err)) throw new DomainError(err.code, `query "${id}": ${err.message}`);
       throw err;
