@@ -1,10 +1,14 @@
-import { defaultValues, parseValue, type DateRange, type ParamValue, type ParamValues, type SpecParam } from './spec-params.js';
+import type { Row } from './dashboard-spec.js';
+import { defaultValues, MAX_OPTIONS, parseValue, type DateRange, type ParamValue, type ParamValues, type SpecParam } from './spec-params.js';
 
 /**
  * Parameter values as a page's URL carries them (`?region=South&period=2026-01-01..2026-03-31`, or the
  * form's `period.from` and `period.to`). A value that does not fit keeps its parameter's default and
  * gives a notice naming it; the page never fails over one.
  */
+
+/** How a spec page's parameter form opens: the host finds pages that draw other values by it. */
+export const PARAM_FORM_START = '<form class="params"';
 
 export interface ReadValues {
   values: ParamValues;
@@ -67,4 +71,21 @@ export function valueText(value: ParamValue | null): string | string[] {
   if (Array.isArray(value)) return value;
   if (typeof value === 'object') return `${(value as DateRange).from}..${(value as DateRange).to}`;
   return String(value);
+}
+
+/**
+ * The options of a parameter listed by a query: the distinct values of its result's first column, as
+ * text, in row order; undefined when the parameter lists its own or the rows are not known.
+ */
+export function queryOptions(param: SpecParam, data: Record<string, readonly Row[]>): string[] | undefined {
+  if (param.options === undefined || Array.isArray(param.options)) return undefined;
+  const rows = Object.hasOwn(data, param.options.query) ? data[param.options.query] : undefined;
+  if (!rows) return undefined;
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const first = Object.values(row)[0];
+    if (first !== undefined && first !== null) seen.add(String(first));
+    if (seen.size >= MAX_OPTIONS) break;
+  }
+  return [...seen];
 }

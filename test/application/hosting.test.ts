@@ -21,6 +21,11 @@ import type { DailyViews, ViewCounter } from '../../application/ports/view-count
 import type { OwnerRef } from '../../domain/scope.js';
 import { ManualClock, renameDashboard, seedDashboard, sha256 } from '../support/hosting-fixtures.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
+import type { ParamPages } from '../../application/hosting/param-pages.js';
+
+/** Pages without parameters: every URL answers the stored page. */
+const NO_PARAM_PAGES = { page: async () => null } as unknown as ParamPages;
+const ADDRESSES = { pageUrl: (subdomain: string, slug: string) => `https://${subdomain}.example.test/${slug}` };
 
 describe('application: hosting (memory)', () => {
   let clock: ManualClock;
@@ -59,7 +64,7 @@ describe('application: hosting (memory)', () => {
     refreshState = new MemoryRefreshStateStore();
     const catalog = new HostingCatalog(store, accounts, new ServedFiles(store, new LiveFiles(refreshState)), clock, options);
     const shares = new ShareAccess(new MemoryShareLinkStore(), store, accounts, new NodeSecretTokens(), new ScryptPasswordHasher(), new MemoryRateLimiter(clock), clock);
-    serve = new ServeDashboard(catalog, viewers, shares);
+    serve = new ServeDashboard(catalog, viewers, shares, NO_PARAM_PAGES, ADDRESSES);
   });
 
   async function sessionFor(userId: string, subdomain: string): Promise<string> {
