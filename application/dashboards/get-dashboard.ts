@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
+import { parseParams, type SpecParam } from '../../domain/spec-params.js';
 import { validateFilename, validateSlug, DEFAULT_FILENAME } from '../../domain/names.js';
 import type { Target } from '../../domain/scope.js';
 import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
@@ -65,6 +66,8 @@ export interface DashboardFound {
   /** The dashboard's slug when the slug asked for was an alias left by a rename, else null. */
   aliasOf: string | null;
   body: BodyView | null;
+  /** The spec's parameters with their defaults; empty for a body dashboard or a spec without any. */
+  params: SpecParam[];
 }
 
 /** get_dashboard: metadata, URL, files and current version; a file's body on request. */
@@ -88,6 +91,13 @@ export class GetDashboard {
       current,
       aliasOf: viaAlias ? dashboard.slug : null,
       body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard, current)) ?? current.files, bodyFile) : null,
+      params: current.kind === 'spec' ? await this.params(dashboard.id, current.id) : [],
     };
+  }
+
+  private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {
+    const spec = (await this.store.getVersion(dashboardId, versionId))?.spec as { params?: unknown } | null | undefined;
+    // Stored specs were parsed at publish; only their params are read again here.
+    return spec?.params === undefined || spec.params === null ? [] : parseParams(spec.params);
   }
 }

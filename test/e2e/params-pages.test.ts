@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { BUDGET_NOTICE } from '../../application/hosting/param-pages.js';
 import { escapeHtml } from '../../domain/html.js';
+import { json } from '../support/refresh-fixtures.js';
 import { notices, paramSpec, paramWorld, statValues, type ParamWorld } from '../support/param-fixtures.js';
 
 describe('parameter pages over HTTP (in process, PostgreSQL)', function () {
@@ -46,6 +47,15 @@ describe('parameter pages over HTTP (in process, PostgreSQL)', function () {
       escapeHtml('Region: "west\' OR 1=1 --" is not one of the options; showing the default'),
       escapeHtml('Period: "2024-13-01..2024-01-02" is not a date range (YYYY-MM-DD..YYYY-MM-DD); showing the default'),
       'Minimum amount: &quot;-5&quot; is below the minimum 0; showing the default',
+    ]);
+  });
+
+  it('get_dashboard lists the parameters with their defaults', async () => {
+    const answer = await world.tools.call(world.principal, 'get_dashboard', { slug: 'sales' });
+    expect(json(answer).params).to.deep.equal([
+      { id: 'region', type: 'select', label: 'Region', default: 'north', required: false, options: { query: 'regions' } },
+      { id: 'period', type: 'date_range', label: 'Period', default: { from: '2024-01-01', to: '2024-01-03' }, required: false },
+      { id: 'min_amount', type: 'number', label: 'Minimum amount', default: 0, required: false, min: 0 },
     ]);
   });
 

@@ -1,3 +1,4 @@
+import type { SpecParam } from '../../../domain/spec-params.js';
 import type { DashboardRecord, Manifest, VersionRecord, VersionSummary } from '../../../application/ports/dashboard-store.js';
 import type { DashboardPage } from '../../../application/dashboards/list-dashboards.js';
 import type { DashboardFound } from '../../../application/dashboards/get-dashboard.js';
@@ -148,6 +149,20 @@ export const foundJson = (urls: UrlSettings, r: DashboardFound) => ({
   dashboard: dashboardJson(urls, r.target, r.dashboard, r.current),
   alias_of: r.aliasOf,
   body: r.body,
+  ...(r.params.length > 0 ? { params: r.params.map(paramJson) } : {}),
+});
+
+/** A spec parameter as get_dashboard lists it: its declaration, the default included. */
+const paramJson = (p: SpecParam) => ({
+  id: p.id,
+  type: p.type,
+  label: p.label ?? null,
+  default: p.default ?? null,
+  required: p.required ?? false,
+  ...(p.options === undefined ? {} : { options: p.options }),
+  ...(p.min === undefined ? {} : { min: p.min }),
+  ...(p.max === undefined ? {} : { max: p.max }),
+  ...(p.pattern === undefined ? {} : { pattern: p.pattern }),
 });
 
 /** list_dashboard_versions. */
