@@ -45,7 +45,7 @@ export interface ParamWorld {
   get(path: string, server?: HostingServer): Promise<RawResponse>;
   /** Another instance on the same database, with its own host options. */
   instance(hosting: Partial<HostingOptions>): Promise<{ app: AppContainer; server: HostingServer }>;
-  publish(path: string, spec: unknown, connection?: string): Promise<string>;
+  publish(path: string, spec: unknown, connection?: string, extra?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -73,8 +73,8 @@ export async function paramWorld(hosting: Partial<HostingOptions> = {}): Promise
       extra.push(started);
       return started;
     },
-    async publish(path, spec, connectionId = connection.id) {
-      const published = await tools.call(principal, 'publish_dashboard', { path, spec, connection: connectionId });
+    async publish(path, spec, connectionId = connection.id, extra = {}) {
+      const published = await tools.call(principal, 'publish_dashboard', { path, spec, connection: connectionId, ...extra });
       clock.advance(60_000);
       if (published.isError) throw new Error(published.content[0]!.text);
       return published.content[0]!.text;
