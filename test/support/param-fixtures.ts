@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import type { HostingOptions } from '../../application/hosting/hosting-options.js';
 import type { Settings } from '../../application/ports/settings.js';
@@ -34,6 +35,8 @@ export const paramSpec = (title = 'Sales by region') => ({
 
 export interface ParamWorld {
   settings: Settings;
+  /** The dashboard page's address, as a browser opens it. */
+  url(path: string): string;
   database: TestDatabase;
   app: AppContainer;
   server: HostingServer;
@@ -49,16 +52,30 @@ export interface ParamWorld {
   close(): Promise<void>;
 }
 
-export async function paramWorld(hosting: Partial<HostingOptions> = {}): Promise<ParamWorld> {
-  const settings = testSettings();
+/** A loopback port free a moment ago, for a host whose name must carry its port (a browser's Host header). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `browser`: the dashboards host listens on the port its domain names, so Chromium reaches it by name. */
+export async function paramWorld(hosting: Partial<HostingOptions> = {}, options: { browser?: boolean } = {}): Promise<ParamWorld> {
+  const port = options.browser ? await freePort() : 0;
+  const settings = testSettings(port ? { dashboardDomain: `dash.localhost:${port}` } : {});
   const database = await createTestDatabase();
   const warehouse: TestWarehouse = await createTestWarehouse();
   await seedSales(warehouse.adminUrl);
   const clock = new ManualClock(Date.now());
   const extra: Array<{ app: AppContainer; server: HostingServer }> = [];
+  let hostPort = port;
   const start = async (options: Partial<HostingOptions>) => {
     const app = await buildContainer({ ...settings, databaseUrl: database.url }, { refreshWorkers: false, clock, hosting: options });
-    return { app, server: await startHostingServer(app, settings, new StubWebSessions()) };
+    const server = await startHostingServer(app, settings, new StubWebSessions(), hostPort);
+    hostPort = 0; // other instances listen anywhere
+    return { app, server };
   };
   const { app, server } = await start(hosting);
   const tools = registry(app.container);
@@ -68,6 +85,7 @@ export async function paramWorld(hosting: Partial<HostingOptions> = {}): Promise
   return {
     settings, database, app, server, clock, tools, principal, handle: user.handle, connectionId: connection.id,
     get: (path, on = server) => hostRequest(on.port, host, path),
+    url: (path) => `http://${host}${path}`,
     async instance(options) {
       const started = await start({ ...hosting, ...options });
       extra.push(started);
