@@ -49,14 +49,15 @@ const ONLY: Record<string, ParamType[]> = {
   options: ['select', 'multi_select'],
 };
 
-export function parseParams(value: unknown): SpecParam[] {
-  if (!Array.isArray(value)) throw invalid(`spec.params must be an array of parameters (got ${typeName(value)})`);
-  if (value.length > MAX_PARAMS) throw invalid(`spec.params has ${value.length} parameters, over the limit of ${MAX_PARAMS}`);
+/** `where` names the list in refusals: `spec.params` in a spec, `params` as validate_cube_sql's argument. */
+export function parseParams(value: unknown, where = 'spec.params'): SpecParam[] {
+  if (!Array.isArray(value)) throw invalid(`${where} must be an array of parameters (got ${typeName(value)})`);
+  if (value.length > MAX_PARAMS) throw invalid(`${where} has ${value.length} parameters, over the limit of ${MAX_PARAMS}`);
   const seen = new Map<string, number>();
   return value.map((entry, i) => {
-    const param = parseParam(entry, `spec.params[${i}]`);
+    const param = parseParam(entry, `${where}[${i}]`);
     const first = seen.get(param.id);
-    if (first !== undefined) throw invalid(`spec.params[${i}].id ${JSON.stringify(param.id)} is already used by spec.params[${first}]`);
+    if (first !== undefined) throw invalid(`${where}[${i}].id ${JSON.stringify(param.id)} is already used by ${where}[${first}]`);
     seen.set(param.id, i);
     return param;
   });
@@ -199,29 +200,37 @@ const written = (p: Placeholder) => `:${p.name}${p.part === undefined ? '' : `.$
  * parameter is used by some query, and no query that lists options takes a parameter.
  */
 export function checkPlaceholders(params: readonly SpecParam[], queries: Record<string, { sql: string }>): void {
-  const byId = new Map(params.map((p) => [p.id, p]));
   const used = new Set<string>();
   for (const [id, query] of Object.entries(queries)) {
-    for (const placeholder of scanPlaceholders(query.sql)) {
-      const where = `spec.queries.${id}.sql uses ${written(placeholder)}`;
-      const param = byId.get(placeholder.name);
-      if (!param) throw invalid(`${where}, but spec.params declares no parameter ${JSON.stringify(placeholder.name)}`);
-      if (param.type === 'date_range' && placeholder.part !== 'from' && placeholder.part !== 'to') {
-        throw invalid(`${where}; a date_range parameter is used as :${param.id}.from and :${param.id}.to`);
-      }
-      if (param.type !== 'date_range' && placeholder.part !== undefined) throw invalid(`${where}; only a date_range parameter has .from and .to`);
-      used.add(param.id);
-    }
+    for (const name of checkQueryPlaceholders(params, query.sql, `spec.queries.${id}.sql`, 'spec.params')) used.add(name);
   }
   for (const [i, param] of params.entries()) {
-    if (!used.has(param.id)) {
-      throw invalid(`spec.params[${i}] ${JSON.stringify(param.id)} is never used by a query; write it as :${param.id}${param.type === 'date_range' ? '.from and :' + param.id + '.to' : ''} in one, or remove it`);
-    }
+    if (!used.has(param.id)) throw invalid(`spec.params[${i}] ${JSON.stringify(param.id)} is never used by a query; ${useHint(param)}`);
     const source = param.options !== undefined && !Array.isArray(param.options) ? param.options.query : undefined;
     if (source !== undefined && Object.hasOwn(queries, source) && scanPlaceholders(queries[source]!.sql).length > 0) {
       throw invalid(`spec.params[${i}].options.query ${JSON.stringify(source)} uses a parameter; the query listing options cannot take one`);
     }
   }
+}
+
+const useHint = (param: SpecParam) =>
+  `write it as :${param.id}${param.type === 'date_range' ? `.from and :${param.id}.to` : ''} in one, or remove it`;
+
+/** The placeholders of one query against the parameters (`where` and `paramsWhere` name them in refusals); returns the ids it uses. */
+export function checkQueryPlaceholders(params: readonly SpecParam[], sql: string, where: string, paramsWhere: string): Set<string> {
+  const byId = new Map(params.map((p) => [p.id, p]));
+  const used = new Set<string>();
+  for (const placeholder of scanPlaceholders(sql)) {
+    const uses = `${where} uses ${written(placeholder)}`;
+    const param = byId.get(placeholder.name);
+    if (!param) throw invalid(`${uses}, but ${paramsWhere} declares no parameter ${JSON.stringify(placeholder.name)}`);
+    if (param.type === 'date_range' && placeholder.part !== 'from' && placeholder.part !== 'to') {
+      throw invalid(`${uses}; a date_range parameter is used as :${param.id}.from and :${param.id}.to`);
+    }
+    if (param.type !== 'date_range' && placeholder.part !== undefined) throw invalid(`${uses}; only a date_range parameter has .from and .to`);
+    used.add(param.id);
+  }
+  return used;
 }
 
 export type BindValue = string | null;

@@ -59,6 +59,18 @@ describe('parameter pages over HTTP (in process, PostgreSQL)', function () {
     ]);
   });
 
+  it('validate_cube_sql checks placeholders against the params it is given and runs the query with their defaults', async () => {
+    const spec = paramSpec();
+    const call = (args: Record<string, unknown>) => world.tools.call(world.principal, 'validate_cube_sql', { connection: world.connectionId, ...args });
+    const ok = await call({ sql: spec.queries.totals.sql, params: spec.params });
+    expect(ok.isError, ok.content[0]!.text).to.not.equal(true);
+    expect(json(ok).sample_rows).to.deep.equal([{ total: 350.5, sales: 3 }]);
+    const missing = await call({ sql: spec.queries.totals.sql });
+    expect(missing.content[0]!.text).to.contain('sql uses :region, but params declares no parameter "region"');
+    const unused = await call({ sql: 'SELECT 1 AS one', params: [{ id: 'x', type: 'text' }] });
+    expect(unused.content[0]!.text).to.contain('params "x" is never used by sql');
+  });
+
   it('a page with no parameters ignores its query string', async () => {
     await world.publish('plain', { title: 'Plain', data: { d: [{ n: 1 }] }, panels: [{ id: 's', type: 'stat', query: 'd', value: 'n' }] });
     const page = await world.get('/plain?region=south');
