@@ -59,7 +59,9 @@ export class ParamPages {
     const fallback = (extra: string[]) => (read.notices.length + extra.length ? withNotices(request.page, [...read.notices, ...extra]) : null);
     if (read.defaults) return fallback([]);
     const { dashboard, versionId } = request;
-    const cached = await this.renders.find(dashboard.id, versionId, read.key);
+    // A refresh keeps the version but brings new rows: renders of the rows before it are not reused.
+    const key = `${request.manifest[RENDERED_DATA]?.sha256 ?? ''}:${read.key}`;
+    const cached = await this.renders.find(dashboard.id, versionId, key);
     if (cached) return withNotices({ body: Buffer.from(cached.html, 'utf8'), etag: `"${cached.sha256}"` }, read.notices);
     const now = this.clock.now();
     const window = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
@@ -68,7 +70,7 @@ export class ParamPages {
     if (html === null) return fallback([FAILED_NOTICE]);
     const body = Buffer.from(html, 'utf8');
     const sha256 = contentHash(body);
-    await this.renders.put(dashboard.id, versionId, read.key, { html, sha256 }, now, this.options.paramRendersKept);
+    await this.renders.put(dashboard.id, versionId, key, { html, sha256 }, now, this.options.paramRendersKept);
     return withNotices({ body, etag: `"${sha256}"` }, read.notices);
   }
 

@@ -1,5 +1,7 @@
 import net from 'node:net';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
+import { DashboardStore } from '../../application/ports/dashboard-store.js';
+import { RefreshDashboard } from '../../application/refresh/refresh-dashboard.js';
 import type { HostingOptions } from '../../application/hosting/hosting-options.js';
 import type { Settings } from '../../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
@@ -38,6 +40,7 @@ export interface ParamWorld {
   /** The dashboard page's address, as a browser opens it. */
   url(path: string): string;
   database: TestDatabase;
+  warehouse: TestWarehouse;
   app: AppContainer;
   server: HostingServer;
   clock: ManualClock;
@@ -49,6 +52,8 @@ export interface ParamWorld {
   /** Another instance on the same database, with its own host options. */
   instance(hosting: Partial<HostingOptions>): Promise<{ app: AppContainer; server: HostingServer }>;
   publish(path: string, spec: unknown, connection?: string, extra?: Record<string, unknown>): Promise<string>;
+  /** A manual refresh of the dashboard `slug`, failing unless it succeeds. */
+  refresh(slug: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,7 +69,8 @@ async function freePort(): Promise<number> {
 /** `browser`: the dashboards host listens on the port its domain names, so Chromium reaches it by name. */
 export async function paramWorld(hosting: Partial<HostingOptions> = {}, options: { browser?: boolean } = {}): Promise<ParamWorld> {
   const port = options.browser ? await freePort() : 0;
-  const settings = testSettings(port ? { dashboardDomain: `dash.localhost:${port}` } : {});
+  // `self` queries get room for a loaded machine: the budget under test is the render budget, not this one.
+  const settings = testSettings({ selfQueryTimeoutSeconds: 60, ...(port ? { dashboardDomain: `dash.localhost:${port}` } : {}) });
   const database = await createTestDatabase();
   const warehouse: TestWarehouse = await createTestWarehouse();
   await seedSales(warehouse.adminUrl);
@@ -83,7 +89,7 @@ export async function paramWorld(hosting: Partial<HostingOptions> = {}, options:
   const connection = await app.container.get(ManageConnections).create({ ownerUserId: user.id, workspaceId: null, label: 'Sales', url: warehouse.url });
   const host = `${user.handle}.${settings.dashboardDomain}`;
   return {
-    settings, database, app, server, clock, tools, principal, handle: user.handle, connectionId: connection.id,
+    settings, database, warehouse, app, server, clock, tools, principal, handle: user.handle, connectionId: connection.id,
     get: (path, on = server) => hostRequest(on.port, host, path),
     url: (path) => `http://${host}${path}`,
     async instance(options) {
@@ -96,6 +102,12 @@ export async function paramWorld(hosting: Partial<HostingOptions> = {}, options:
       clock.advance(60_000);
       if (published.isError) throw new Error(published.content[0]!.text);
       return published.content[0]!.text;
+    },
+    async refresh(slug) {
+      const dashboard = await app.container.get<DashboardStore>(DashboardStore).findDashboard({ kind: 'user', id: user.id }, slug);
+      const run = await app.container.get(RefreshDashboard).run(dashboard!.id, 'manual');
+      clock.advance(60_000);
+      if (run?.outcome !== 'success') throw new Error(`refresh of ${slug} failed: ${run?.error}`);
     },
     async close() {
       for (const other of extra) {
