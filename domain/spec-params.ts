@@ -63,6 +63,12 @@ export function parseParams(value: unknown, where = 'spec.params'): SpecParam[] 
   });
 }
 
+/** The params of a spec as a version stores it (parsed at publish), read without parsing the rest again. */
+export function storedParams(spec: unknown): SpecParam[] {
+  const params = isPlainObject(spec) ? spec.params : undefined;
+  return params === undefined || params === null ? [] : parseParams(params);
+}
+
 function parseParam(value: unknown, where: string): SpecParam {
   if (!isPlainObject(value)) throw invalid(`${where} must be an object (got ${typeName(value)})`);
   refuseUnknownKeys(value, where, PARAM_KEYS);

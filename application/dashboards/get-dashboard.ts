@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
-import { parseParams, type SpecParam } from '../../domain/spec-params.js';
+import { storedParams, type SpecParam } from '../../domain/spec-params.js';
 import { validateFilename, validateSlug, DEFAULT_FILENAME } from '../../domain/names.js';
 import type { Target } from '../../domain/scope.js';
 import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
@@ -96,8 +96,6 @@ export class GetDashboard {
   }
 
   private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {
-    const spec = (await this.store.getVersion(dashboardId, versionId))?.spec as { params?: unknown } | null | undefined;
-    // Stored specs were parsed at publish; only their params are read again here.
-    return spec?.params === undefined || spec.params === null ? [] : parseParams(spec.params);
+    return storedParams((await this.store.getVersion(dashboardId, versionId))?.spec);
   }
 }

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
-import { parseDashboardSpec, RENDERED_DATA, type DashboardSpec, type Row } from '../../domain/dashboard-spec.js';
+import { parseDashboardSpec, RENDERED_DATA, type Row } from '../../domain/dashboard-spec.js';
 import { queryOptions, readParamValues } from '../../domain/param-values.js';
-import type { ParamValues } from '../../domain/spec-params.js';
+import { storedParams, type ParamValues, type SpecParam } from '../../domain/spec-params.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { contentHash } from '../file-entries.js';
 import { Clock } from '../ports/clock.js';
@@ -15,8 +15,8 @@ import { withNotices } from './page-variants.js';
 
 export const BUDGET_NOTICE = 'This dashboard has drawn as many new views as it may this minute; showing the default values. Try again in a minute.';
 export const FAILED_NOTICE = 'These values could not be drawn; showing the default values.';
-/** Parsed specs kept by version id: a version's spec never changes. */
-const SPECS_KEPT = 100;
+/** Parameter lists kept by version id (a version's spec never changes); whole specs are read only to draw. */
+const PARAM_LISTS_KEPT = 500;
 
 export interface ParamPageRequest {
   dashboard: DashboardRecord;
@@ -35,7 +35,7 @@ export interface ParamPageRequest {
  */
 @injectable()
 export class ParamPages {
-  private readonly specs = new Map<string, DashboardSpec | null>();
+  private readonly paramLists = new Map<string, SpecParam[]>();
 
   constructor(
     @inject(DashboardStore) private readonly dashboards: DashboardStore,
@@ -51,9 +51,8 @@ export class ParamPages {
   async page(request: ParamPageRequest): Promise<FileBytes | null> {
     const pairs = [...new URLSearchParams(request.query)].filter(([key]) => key !== 'theme');
     if (pairs.length === 0) return null;
-    const spec = await this.spec(request.dashboard.id, request.versionId);
-    const params = spec?.params ?? [];
-    if (!spec || params.length === 0) return null;
+    const params = await this.params(request.dashboard.id, request.versionId);
+    if (params.length === 0) return null;
     const stored = await this.storedData(request.manifest);
     const read = readParamValues(params, pairs, (param) => queryOptions(param, stored));
     const fallback = (extra: string[]) => (read.notices.length + extra.length ? withNotices(request.page, [...read.notices, ...extra]) : null);
@@ -66,7 +65,7 @@ export class ParamPages {
     const now = this.clock.now();
     const window = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
     if (!(await this.renders.takeBudget(dashboard.id, window, this.options.paramRendersPerMinute))) return fallback([BUDGET_NOTICE]);
-    const html = await this.draw(spec, dashboard, read.values, request.pageUrl).catch(() => null);
+    const html = await this.draw(dashboard, versionId, read.values, request.pageUrl).catch(() => null);
     if (html === null) return fallback([FAILED_NOTICE]);
     const body = Buffer.from(html, 'utf8');
     const sha256 = contentHash(body);
@@ -74,20 +73,23 @@ export class ParamPages {
     return withNotices({ body, etag: `"${sha256}"` }, read.notices);
   }
 
-  private async draw(spec: DashboardSpec, dashboard: DashboardRecord, values: ParamValues, url: string): Promise<string> {
+  private async draw(dashboard: DashboardRecord, versionId: string, values: ParamValues, url: string): Promise<string> {
+    const version = await this.dashboards.getVersion(dashboard.id, versionId);
+    if (!version?.spec) throw new Error(`version ${versionId} of dashboard ${dashboard.id} has no spec`);
+    const spec = parseDashboardSpec(version.spec);
     const target = await this.access.forDashboard(dashboard.owner, dashboard.connection);
     const { data } = await runSpecQueries(spec, target, values);
     const page = await this.renderer.render(spec, data, { fallbackTitle: dashboard.name, renderedAt: this.clock.now(), url, values });
     return page.html;
   }
 
-  private async spec(dashboardId: string, versionId: string): Promise<DashboardSpec | null> {
-    if (this.specs.has(versionId)) return this.specs.get(versionId)!;
-    const version = await this.dashboards.getVersion(dashboardId, versionId);
-    const spec = version?.spec ? parseDashboardSpec(version.spec) : null;
-    if (this.specs.size >= SPECS_KEPT) this.specs.delete(this.specs.keys().next().value!);
-    this.specs.set(versionId, spec);
-    return spec;
+  private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {
+    const known = this.paramLists.get(versionId);
+    if (known) return known;
+    const params = storedParams((await this.dashboards.getVersion(dashboardId, versionId))?.spec);
+    if (this.paramLists.size >= PARAM_LISTS_KEPT) this.paramLists.delete(this.paramLists.keys().next().value!);
+    this.paramLists.set(versionId, params);
+    return params;
   }
 
   /** The rows of the defaults' render, where options listed by a query come from. */

@@ -4,7 +4,7 @@ import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
 import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
-import { isSpecPage, themedPage, variantEtag, withoutPreviewTags } from './page-variants.js';
+import { hasParamForm, isSpecPage, themedPage, variantEtag, withoutPreviewTags } from './page-variants.js';
 import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
 import { ParamPages } from './param-pages.js';
@@ -177,7 +177,7 @@ export class ServeDashboard {
     let file = await this.catalog.file(entry);
     if (!file) throw new Error(`file ${entry.sha256} of dashboard ${dashboard.id} is missing from storage`);
     const page = name === DEFAULT_FILENAME;
-    if (page && query !== '' && isSpecPage(file.body)) {
+    if (page && query !== '' && hasParamForm(file.body)) {
       const pageUrl = this.addresses.pageUrl(site.subdomain, dashboard.slug);
       file = (await this.params.page({ dashboard, versionId: access.versionId, manifest, page: file, pageUrl, query })) ?? file;
     }
