@@ -51,7 +51,8 @@ describe('parameters bound, never spliced, on self and on a warehouse', function
     service = await createTestDatabase();
     warehouse = await createTestWarehouse();
     await seedSales(warehouse.adminUrl);
-    app = await buildContainer(testSettings({ databaseUrl: service.url }), { refreshWorkers: false });
+    // `self` gets room for a loaded machine: what is under test is the binding, not the time limit.
+    app = await buildContainer(testSettings({ databaseUrl: service.url, selfQueryTimeoutSeconds: 60 }), { refreshWorkers: false });
     const { user } = await makeUser(app.container, 'pro');
     const connection = await app.container.get(ManageConnections).create({ ownerUserId: user.id, workspaceId: null, label: 'wh', url: warehouse.url });
     const access = app.container.get(ConnectionAccess);
