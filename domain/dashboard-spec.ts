@@ -1,5 +1,6 @@
 import { invalid, typeName } from './errors.js';
 import { checkSpecSize } from './limits.js';
+import { checkPlaceholders, parseParams, type SpecParam } from './spec-params.js';
 import {
   checkId, column, field, given, got, isPlainObject, optionalString, refuseUnknownKeys, requiredText,
 } from './spec-reading.js';
@@ -40,6 +41,7 @@ export interface DashboardSpec {
   description?: string;
   queries?: Record<string, SpecQuery>;
   data?: Record<string, Row[]>;
+  params?: SpecParam[];
   panels: Panel[];
   alerts?: SpecAlert[];
 }
@@ -47,7 +49,7 @@ export interface DashboardSpec {
 export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
-const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'panels', 'alerts'];
+const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts'];
 const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
@@ -123,6 +125,8 @@ export function parseDashboardSpec(input: unknown): DashboardSpec {
   if (given(raw.description)) spec.description = optionalString(raw.description, 'spec.description');
   if (given(raw.queries)) spec.queries = parseQueries(raw.queries);
   if (given(raw.data)) spec.data = parseData(raw.data, spec.queries);
+  if (given(raw.params)) spec.params = parseParams(raw.params);
+  checkParamSources(spec);
   spec.panels = parsePanels(raw.panels, spec);
   if (given(raw.alerts)) spec.alerts = parseAlerts(raw.alerts, [...queryIds(spec), ...Object.keys(spec.data ?? {})], (id) => inlineColumns(spec, id));
   return spec;
@@ -131,6 +135,15 @@ export function parseDashboardSpec(input: unknown): DashboardSpec {
 /** An own entry of a record keyed by user-chosen ids (never something inherited like "constructor"). */
 export function ownEntry<T>(record: Record<string, T> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Placeholders match parameters, and a parameter's options query names a query or inline data. */
+function checkParamSources(spec: DashboardSpec): void {
+  checkPlaceholders(spec.params ?? [], spec.queries ?? {});
+  for (const [i, param] of (spec.params ?? []).entries()) {
+    if (param.options === undefined || Array.isArray(param.options)) continue;
+    parseQueryRef(param.options.query, `spec.params[${i}].options.query`, spec);
+  }
 }
 
 function parseQueries(value: unknown): Record<string, SpecQuery> {

@@ -14,9 +14,10 @@ import { renderChart, type Chart, type ChartSize } from './charts.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
+import { CONTENT_SECURITY_POLICY, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
+import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
-import { SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
+import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 
 export const MAX_TABLE_ROWS = 100;
 export const MAX_TABLE_COLUMNS = 40;
@@ -38,7 +39,8 @@ export class EchartsPageRenderer {
       const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
       return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows) });
     });
-    const html = page(title, spec.description, panels.join('\n'), context);
+    const form = paramForm(spec, datasets, context.values);
+    const html = page(title, spec.description, form, panels.join('\n'), context, (spec.params ?? []).length > 0);
     const dataJson = JSON.stringify({ renderedAt: context.renderedAt.toISOString(), data: Object.fromEntries(datasets) }, jsonSafe);
     return { html, dataJson };
   }
@@ -55,7 +57,7 @@ export function collectDatasets(spec: DashboardSpec, data: Record<string, Row[]>
   return datasets;
 }
 
-function page(title: string, description: string | undefined, body: string, context: RenderContext): string {
+function page(title: string, description: string | undefined, form: string, body: string, context: RenderContext, hasForm: boolean): string {
   const at = context.renderedAt;
   const dataLink = /^https?:\/\//i.test(context.url)
     ? `<a href="${escapeHtml(context.url.replace(/\/+$/, ''))}/data.json">Data (JSON)</a>`
@@ -66,7 +68,7 @@ function page(title: string, description: string | undefined, body: string, cont
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${hasForm ? PARAMS_PAGE_POLICY : CONTENT_SECURITY_POLICY}">`,
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
     previewTags(title, description, context),
@@ -79,6 +81,7 @@ function page(title: string, description: string | undefined, body: string, cont
     description ? `<p class="description">${escapeHtml(description)}</p>` : '',
     `<p class="meta">Last refreshed <time datetime="${at.toISOString()}">${formatTimestamp(at)}</time></p>`,
     '</header>',
+    form,
     `<main class="grid">\n${body}\n</main>`,
     dataLink ? `<footer class="page-footer">${dataLink}</footer>` : '',
     '</div>',

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { escapeHtml } from '../../domain/html.js';
 import type { Visibility } from '../../domain/metadata.js';
+import { PARAM_FORM_START } from '../../domain/param-values.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING, type ImageTheme } from '../../domain/page-theme.js';
 import { BoundedCache } from '../../shared/bounded-cache.js';
 import type { FileBytes } from './hosting-catalog.js';
@@ -93,4 +96,23 @@ export function withPreviewTags(body: Buffer, line: string): Buffer | null {
     }
   }
   return Buffer.concat([body.subarray(0, at), Buffer.from(`${at === 0 ? '' : '\n'}${line}\n`, 'utf8'), body.subarray(at)]);
+}
+
+/**
+ * A spec page with notices after its parameter form (values refused, the budget spent); its ETag names
+ * the notices, so a cache never serves one variant for another.
+ */
+export function withNotices(file: FileBytes, notices: readonly string[]): FileBytes {
+  if (notices.length === 0) return file;
+  const at = file.body.indexOf('</form>');
+  if (at < 0) return file;
+  const html = notices.map((n) => `<p class="notice" role="status">${escapeHtml(n)}</p>`).join('');
+  const end = at + '</form>'.length;
+  const body = Buffer.concat([file.body.subarray(0, end), Buffer.from(html, 'utf8'), file.body.subarray(end)]);
+  return { body, etag: variantEtag(file.etag, `n${createHash('sha256').update(notices.join('\n')).digest('hex').slice(0, 16)}`) };
+}
+
+/** A spec page with a parameter form, whose URL's values change what it shows. */
+export function hasParamForm(body: Buffer): boolean {
+  return isSpecPage(body) && body.includes(PARAM_FORM_START);
 }

@@ -8,9 +8,10 @@ import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
 import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
-import { hasOwnPreviewTags, isSpecPage, PageVariants, variantEtag, withPreviewTags } from './page-variants.js';
+import { hasOwnPreviewTags, hasParamForm, isSpecPage, PageVariants, variantEtag, withPreviewTags } from './page-variants.js';
 import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
+import { ParamPages } from './param-pages.js';
 
 export interface HostingRequest {
   /** The handle or workspace slug in front of the dashboard domain. */
@@ -90,6 +91,7 @@ export class ServeDashboard {
     @inject(HostingCatalog) private readonly catalog: HostingCatalog,
     @inject(ViewerAccess) private readonly viewers: ViewerAccess,
     @inject(ShareAccess) private readonly shares: ShareAccess,
+    @inject(ParamPages) private readonly params: ParamPages,
     @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
   ) {}
 
@@ -115,7 +117,7 @@ export class ServeDashboard {
     if (access.kind !== 'granted') return access;
     const { dashboard } = access;
     if (access.alias) return { kind: 'moved', subdomain: site.subdomain, slug: dashboard.slug, filename, visibility: dashboard.visibility };
-    return this.file(site, dashboard, access.manifest, filename, access.shareLinkId, parseTheme(new URLSearchParams(request.query).get('theme')));
+    return this.file(site, dashboard, access, filename, request.query);
   }
 
   /**
@@ -151,14 +153,9 @@ export class ServeDashboard {
     return manifest ? { manifest, versionId: grant.pinnedVersionId ?? dashboard.currentVersionId, shareLinkId: grant.linkId } : null;
   }
 
-  private async file(
-    site: Site,
-    dashboard: DashboardRecord,
-    manifest: Manifest,
-    filename: string,
-    shareLinkId?: string,
-    theme?: ImageTheme,
-  ): Promise<HostingOutcome> {
+  private async file(site: Site, dashboard: DashboardRecord, access: Access, filename: string, query: string): Promise<HostingOutcome> {
+    const { manifest, shareLinkId } = access;
+    const theme = parseTheme(new URLSearchParams(query).get('theme'));
     const name = filename || DEFAULT_FILENAME;
     const entry = Object.hasOwn(manifest, name) ? manifest[name] : undefined;
     // Whatever a share link lets in is answered as private: never cached by others, never embedded elsewhere.
@@ -169,9 +166,13 @@ export class ServeDashboard {
       if (filename !== '' || first === undefined) return NOT_FOUND;
       return { kind: 'first_file', subdomain: site.subdomain, slug: dashboard.slug, filename: first, visibility };
     }
-    const file = await this.catalog.file(entry);
+    let file = await this.catalog.file(entry);
     if (!file) throw new Error(`file ${entry.sha256} of dashboard ${dashboard.id} is missing from storage`);
     const page = name === DEFAULT_FILENAME;
+    if (page && query !== '' && hasParamForm(file.body)) {
+      const pageUrl = this.addresses.pageUrl(site.subdomain, dashboard.slug);
+      file = (await this.params.page({ dashboard, versionId: access.versionId, manifest, page: file, pageUrl, query })) ?? file;
+    }
     return {
       kind: 'file',
       ...(page ? this.variants.of(this.withPreview(site, dashboard, file, entry.contentType, visibility), visibility, theme) : file),

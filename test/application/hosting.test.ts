@@ -22,6 +22,11 @@ import type { DailyViews, ViewCounter } from '../../application/ports/view-count
 import type { OwnerRef } from '../../domain/scope.js';
 import { ADDED_PREVIEW, asPublished, ManualClock, renameDashboard, seedDashboard, sha256 } from '../support/hosting-fixtures.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
+import type { ParamPages } from '../../application/hosting/param-pages.js';
+
+/** Pages without parameters: every URL answers the stored page. */
+const NO_PARAM_PAGES = { page: async () => null } as unknown as ParamPages;
+const ADDRESSES = { pageUrl: (subdomain: string, slug: string) => `https://${subdomain}.example.test/${slug}` };
 
 describe('application: hosting (memory)', () => {
   let clock: ManualClock;
@@ -61,7 +66,7 @@ describe('application: hosting (memory)', () => {
     refreshState = new MemoryRefreshStateStore();
     const catalog = new HostingCatalog(store, accounts, new ServedFiles(store, new LiveFiles(refreshState)), clock, options);
     const shares = new ShareAccess(new MemoryShareLinkStore(), store, accounts, new NodeSecretTokens(), new ScryptPasswordHasher(), new MemoryRateLimiter(clock), clock);
-    serve = new ServeDashboard(catalog, viewers, shares, { pageUrl: (subdomain, slug) => `https://${subdomain}.dash.test/${slug}` });
+    serve = new ServeDashboard(catalog, viewers, shares, NO_PARAM_PAGES, ADDRESSES);
   });
 
   async function sessionFor(userId: string, subdomain: string): Promise<string> {
@@ -205,8 +210,8 @@ describe('application: hosting (memory)', () => {
       '<meta property="og:type" content="website">',
       `<meta property="og:title" content="${d.name}">`,
       '<meta property="og:description" content="Dashboard by ada">',
-      '<meta property="og:url" content="https://ada.dash.test/sales">',
-      '<meta property="og:image" content="https://ada.dash.test/_image/sales.png">',
+      '<meta property="og:url" content="https://ada.example.test/sales">',
+      '<meta property="og:image" content="https://ada.example.test/_image/sales.png">',
       '<meta property="og:image:width" content="1200">',
       '<meta property="og:image:height" content="630">',
       `<meta property="og:image:alt" content="${d.name}">`,

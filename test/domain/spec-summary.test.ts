@@ -37,7 +37,7 @@ describe('domain: spec summary', () => {
 
   it('lists params and alerts as the spec declares them', () => {
     const low = { id: 'low', query: 'regions', column: 'total', row: 'last' as const, when: { '<': 1 }, message: 'Low' };
-    const withLists = { ...spec(), params: [{ id: 'region', type: 'text' }], alerts: [low] };
+    const withLists = { ...spec(), params: [{ id: 'region', type: 'text' as const }], alerts: [low] };
     const summary = summarizeSpec(withLists, {});
     expect(summary.params).to.deep.equal([{ id: 'region', type: 'text' }]);
     expect(summary.alerts).to.deep.equal([low]);
