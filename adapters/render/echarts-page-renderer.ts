@@ -165,6 +165,33 @@ function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   return section(panel, heading + figure + note, narrow ? 'has-narrow' : '');
 }
 
+/** A chart panel's wide drawing as its page holds it, with the size it was drawn at and its note. */
+export interface PageDrawing {
+  svg: string;
+  width: number;
+  height: number;
+  note?: string;
+}
+
+// Matches only what chartSection writes; titles and notes are escaped, so no '<' can fake one.
+const DRAWN_CHART =
+  /<section class="panel [^"]*" id="panel-([^"]*)" data-panel-type="(?:line|bar|area|pie|scatter)">(?:<h2 class="panel-title">[^<]*<\/h2>)?<figure class="chart">(?:<div class="chart-wide">)?(<svg [^>]*viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)">[\s\S]*?<\/svg>)[\s\S]*?<\/figure>(?:<p class="panel-note">([^<]*)<\/p>)?/g;
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const unescapeHtml = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);
+
+/**
+ * The wide drawing of each chart panel of a page this renderer wrote, by panel id, so an image reuses
+ * what the page drew instead of drawing it again. A drawing that could reach outside itself is left out.
+ */
+export function pageChartDrawings(html: string): Map<string, PageDrawing> {
+  const drawings = new Map<string, PageDrawing>();
+  for (const [, id, svg, width, height, note] of html.matchAll(DRAWN_CHART)) {
+    if (/<(?:image|foreignObject|script|use)\b|href=/i.test(svg!)) continue;
+    drawings.set(unescapeHtml(id!), { svg: svg!, width: Number(width), height: Number(height), ...(note ? { note: unescapeHtml(note) } : {}) });
+  }
+  return drawings;
+}
+
 function tableBody({ rows, columns: all }: Dataset): string {
   const columns = all.slice(0, MAX_TABLE_COLUMNS);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
