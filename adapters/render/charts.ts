@@ -7,6 +7,7 @@ import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
+import { hoverNumber, withHoverTitles, type Hover } from './hover-titles.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
 
@@ -19,6 +20,10 @@ const RULE = CHART_RULE;
 export const MAX_SCATTER_POINTS = 1000;
 export const MAX_SERIES = 12;
 export const MAX_PIE_SLICES = 11;
+/** Up to these, every point and bar is its own element (with its title); past them, one shape per series. */
+const MAX_LINE_SYMBOLS = 40;
+const MAX_SINGLE_BARS = 150;
+const MAX_SINGLE_POINTS = 500;
 
 export interface ChartSize {
   width: number;
@@ -34,6 +39,7 @@ export interface Chart {
 interface Prepared {
   option: echarts.EChartsCoreOption;
   note?: string;
+  hover: Hover;
 }
 
 /** The data work for a chart is done once; the option for each drawing size comes from it. */
@@ -46,7 +52,7 @@ type Layout = (size: ChartSize) => Prepared;
 export function renderChart(panel: Panel & { type: ChartType }, rows: readonly Row[], sizes: ChartSize[], label: string): Chart[] {
   const layout = prepare(panel, rows);
   return sizes.map((size) => {
-    const { option, note } = layout(size);
+    const { option, note, hover } = layout(size);
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
     try {
       chart.setOption({
@@ -55,7 +61,9 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
         textStyle: { fontFamily: FONT, fontSize: 12, color: INK },
         ...option,
       });
-      return { svg: responsive(chart.renderToSVGString(), label), note };
+      const centre = (index: number) => Number(chart.convertToPixel({ xAxisIndex: 0 }, index));
+      const svg = withHoverTitles(chart.renderToSVGString(), hover, hover.bands && { centre, bottom: size.height });
+      return { svg: responsive(svg, label), note };
     } finally {
       chart.dispose();
     }
@@ -162,11 +170,13 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const sampled = categories.length < pivoted.categories.length;
     const legend = series.length > 1;
     const narrow = size.width < 480;
+    const top = legend ? (narrow ? 48 : 36) : 16;
+    const itemised = categories.length <= (panel.type === 'bar' ? MAX_SINGLE_BARS : MAX_LINE_SYMBOLS);
     return {
       option: {
         legend: legend ? { top: 0, left: 'center', icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
         // The grid shrinks until every axis label fits, so the end labels are not cut at the SVG's edges.
-        grid: { left: 8, right: 16, top: legend ? (narrow ? 48 : 36) : 16, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
+        grid: { left: 8, right: 16, top, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
         xAxis: {
           type: 'category',
           data: categories,
@@ -182,7 +192,7 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           type: panel.type === 'bar' ? 'bar' : 'line',
           data: s.values,
           // 'none' rather than showSymbol:false: ECharts skips building the hidden symbols entirely.
-          symbol: categories.length <= 40 ? 'circle' : 'none',
+          symbol: itemised ? 'circle' : 'none',
           symbolSize: 5,
           connectNulls: false,
           lineStyle: panel.type === 'bar' ? undefined : { width: 2 },
@@ -190,10 +200,11 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           barMaxWidth: 36,
           itemStyle: panel.type === 'bar' ? { borderRadius: [3, 3, 0, 0] } : undefined,
           // Past a few hundred bars, one path for all of them instead of one element each.
-          large: panel.type === 'bar',
-          largeThreshold: 150,
+          large: panel.type === 'bar' && !itemised,
+          largeThreshold: MAX_SINGLE_BARS,
         })),
       },
+      hover: cartesianHover(categories, series, itemised ? undefined : top),
       note: [
         dropped > 0 ? `Showing the first ${MAX_SERIES} series.` : '',
         sampled && panel.type === 'bar'
@@ -201,6 +212,29 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           : '',
       ].filter(Boolean).join(' ') || undefined,
     };
+  };
+}
+
+/** Each point or bar titled with its category, series and value; bands instead where none is its own element. */
+function cartesianHover(categories: string[], series: Series[], bandsTop: number | undefined): Hover {
+  const range = (values: Array<number | null>, first: number, last: number) => {
+    const present = values.slice(first, last + 1).filter((v): v is number => v !== null);
+    if (present.length === 0) return '—';
+    const [low, high] = [Math.min(...present), Math.max(...present)];
+    return low === high ? hoverNumber(low) : `${hoverNumber(low)}–${hoverNumber(high)}`;
+  };
+  return {
+    item: (s, i) => (series[s] && i < categories.length ? `${categories[i]} · ${series[s]!.name}: ${hoverNumber(series[s]!.values[i])}` : undefined),
+    ...(bandsTop === undefined
+      ? {}
+      : {
+          bands: {
+            count: categories.length,
+            top: bandsTop,
+            title: (first, last) =>
+              `${first === last ? categories[first] : `${categories[first]} – ${categories[last]}`} · ${series.map((s) => `${s.name}: ${range(s.values, first, last)}`).join(' · ')}`,
+          },
+        }),
   };
 }
 
@@ -242,6 +276,7 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
     }
   }
   const legend = groups.size > 1;
+  const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups]);
   return (size) => ({
     option: {
       legend: legend ? { top: 0, left: 'center', icon: 'circle', itemWidth: 8, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
@@ -250,10 +285,34 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
         ? valueAxis({ scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false } })
         : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, hideOverlap: true } },
       yAxis: valueAxis({ scale: true }),
-      series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: 500 })),
+      series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: MAX_SINGLE_POINTS })),
     },
+    hover,
     note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
   });
+}
+
+type Point = [number | string, number];
+
+/** Each point titled with its x and y; a cloud drawn as one shape gets one title with each series' spans (`y` names the values of series from a column). */
+function scatterHover(x: string, y: string | undefined, groups: Array<[string, Point[]]>): Hover {
+  const xText = (value: number | string) => (typeof value === 'number' ? hoverNumber(value) : value);
+  const span = (values: number[]) => `${hoverNumber(Math.min(...values))}–${hoverNumber(Math.max(...values))}`;
+  const cloud = groups.some(([, points]) => points.length > MAX_SINGLE_POINTS);
+  const summary = groups
+    .map(([name, points]) => {
+      const xs = points.map(([px]) => px).filter((px): px is number => typeof px === 'number');
+      const xPart = xs.length === points.length && xs.length > 0 ? `, ${x} ${span(xs)}` : '';
+      return `${name}: ${points.length.toLocaleString('en-US')} points${xPart}, ${y ?? name} ${span(points.map(([, py]) => py))}`;
+    })
+    .join('; ');
+  return {
+    item: (s, i) => {
+      const point = groups[s]?.[1][i];
+      return point && `${x} ${xText(point[0])} · ${groups[s]![0]}: ${hoverNumber(point[1])}`;
+    },
+    ...(cloud ? { summary } : {}),
+  };
 }
 
 function formatShare(percent: number): string {
@@ -280,6 +339,9 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
   }
   const total = slices.reduce((sum, slice) => sum + slice.value, 0);
   const share = new Map(slices.map((slice) => [slice.name, total > 0 ? (slice.value / total) * 100 : 0]));
+  const hover: Hover = {
+    item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
+  };
   // Outside labels get clipped in a narrow panel; a legend beside the ring with each share always fits.
   return () => ({
     option: {
@@ -307,5 +369,6 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
       ],
     },
     note,
+    hover,
   });
 }

@@ -128,7 +128,7 @@ function renderPanel(panel: Panel, data: Dataset | undefined): string {
   if (panel.type === 'stat') return section(panel, statBody(panel, data));
   const problem = dataProblem(panel, data);
   if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
-  if (panel.type === 'table') return section(panel, heading + tableBody(data!));
+  if (panel.type === 'table') return section(panel, heading + tableBody(data!, panel.title || `Rows of ${panel.query}`));
   return chartSection(panel, heading, data!.rows);
 }
 
@@ -192,7 +192,8 @@ export function pageChartDrawings(html: string): Map<string, PageDrawing> {
   return drawings;
 }
 
-function tableBody({ rows, columns: all }: Dataset): string {
+/** The table, captioned for screen readers (the heading above shows the same title to the eye). */
+function tableBody({ rows, columns: all }: Dataset, caption: string): string {
   const columns = all.slice(0, MAX_TABLE_COLUMNS);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
   const numeric = new Set(
@@ -218,7 +219,7 @@ function tableBody({ rows, columns: all }: Dataset): string {
   }
   if (all.length > columns.length) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
   const note = notes.length ? `<p class="panel-note">${escapeHtml(notes.join(' '))} The full data is in data.json.</p>` : '';
-  return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
+  return `<div class="table-wrap"><table><caption>${escapeHtml(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
 }
 
 function statBody(panel: Panel, data: Dataset | undefined): string {
@@ -226,8 +227,8 @@ function statBody(panel: Panel, data: Dataset | undefined): string {
   const problem = dataProblem(panel, data);
   if (problem) return label + `<p class="empty">${escapeHtml(problem)}</p>`;
   const { text, full } = statValue(panel, data!);
-  const titleAttr = full !== text ? ` title="${escapeHtml(full)}"` : '';
-  return label + `<p class="stat-value"${titleAttr}>${escapeHtml(text)}</p>`;
+  // The tile's hover title names it and gives the value in full (1.2M shows 1,234,567).
+  return label + `<p class="stat-value" title="${escapeHtml(`${panel.title || panel.value}: ${full}`)}">${escapeHtml(text)}</p>`;
 }
 
 /** A stat's shown text and its full number (the same for non-numbers). */
