@@ -8,6 +8,7 @@ import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
 import { hoverNumber, withHoverTitles, type Hover } from './hover-titles.js';
+import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
 
@@ -186,7 +187,7 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           // Overlap checks are cheap here, since decimation caps the category count.
           axisLabel: { color: INK, hideOverlap: true },
         },
-        yAxis: valueAxis(),
+        yAxis: valueAxis({}, panel.format),
         series: series.map((s) => ({
           name: s.name,
           type: panel.type === 'bar' ? 'bar' : 'line',
@@ -204,7 +205,7 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           largeThreshold: MAX_SINGLE_BARS,
         })),
       },
-      hover: cartesianHover(categories, series, itemised ? undefined : top),
+      hover: cartesianHover(categories, series, itemised ? undefined : top, panel.format),
       note: [
         dropped > 0 ? `Showing the first ${MAX_SERIES} series.` : '',
         sampled && panel.type === 'bar'
@@ -216,15 +217,15 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
 }
 
 /** Each point or bar titled with its category, series and value; bands instead where none is its own element. */
-function cartesianHover(categories: string[], series: Series[], bandsTop: number | undefined): Hover {
+function cartesianHover(categories: string[], series: Series[], bandsTop: number | undefined, format: NumberFormat | undefined): Hover {
   const range = (values: Array<number | null>, first: number, last: number) => {
     const present = values.slice(first, last + 1).filter((v): v is number => v !== null);
     if (present.length === 0) return '—';
     const [low, high] = [Math.min(...present), Math.max(...present)];
-    return low === high ? hoverNumber(low) : `${hoverNumber(low)}–${hoverNumber(high)}`;
+    return low === high ? hoverNumber(low, format) : `${hoverNumber(low, format)}–${hoverNumber(high, format)}`;
   };
   return {
-    item: (s, i) => (series[s] && i < categories.length ? `${categories[i]} · ${series[s]!.name}: ${hoverNumber(series[s]!.values[i])}` : undefined),
+    item: (s, i) => (series[s] && i < categories.length ? `${categories[i]} · ${series[s]!.name}: ${hoverNumber(series[s]!.values[i], format)}` : undefined),
     ...(bandsTop === undefined
       ? {}
       : {
@@ -238,14 +239,14 @@ function cartesianHover(categories: string[], series: Series[], bandsTop: number
   };
 }
 
-function valueAxis(extra: Record<string, unknown> = {}) {
+function valueAxis(extra: Record<string, unknown> = {}, format?: NumberFormat) {
   return {
     type: 'value',
     scale: false,
     axisLine: { show: false },
     axisTick: { show: false },
     splitLine: { lineStyle: { color: RULE } },
-    axisLabel: { color: INK, hideOverlap: true, formatter: axisNumber },
+    axisLabel: { color: INK, hideOverlap: true, formatter: format ? (value: number) => formatWith(format, value) : axisNumber },
     ...extra,
   };
 }
@@ -276,7 +277,7 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
     }
   }
   const legend = groups.size > 1;
-  const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups]);
+  const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups], panel.format);
   return (size) => ({
     option: {
       legend: legend ? { top: 0, left: 'center', icon: 'circle', itemWidth: 8, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
@@ -284,7 +285,7 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
       xAxis: numericX
         ? valueAxis({ scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false } })
         : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, hideOverlap: true } },
-      yAxis: valueAxis({ scale: true }),
+      yAxis: valueAxis({ scale: true }, panel.format),
       series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: MAX_SINGLE_POINTS })),
     },
     hover,
@@ -295,21 +296,21 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
 type Point = [number | string, number];
 
 /** Each point titled with its x and y; a cloud drawn as one shape gets one title with each series' spans (`y` names the values of series from a column). */
-function scatterHover(x: string, y: string | undefined, groups: Array<[string, Point[]]>): Hover {
+function scatterHover(x: string, y: string | undefined, groups: Array<[string, Point[]]>, format: NumberFormat | undefined): Hover {
   const xText = (value: number | string) => (typeof value === 'number' ? hoverNumber(value) : value);
-  const span = (values: number[]) => `${hoverNumber(Math.min(...values))}–${hoverNumber(Math.max(...values))}`;
+  const span = (values: number[], yFormat?: NumberFormat) => `${hoverNumber(Math.min(...values), yFormat)}–${hoverNumber(Math.max(...values), yFormat)}`;
   const cloud = groups.some(([, points]) => points.length > MAX_SINGLE_POINTS);
   const summary = groups
     .map(([name, points]) => {
       const xs = points.map(([px]) => px).filter((px): px is number => typeof px === 'number');
       const xPart = xs.length === points.length && xs.length > 0 ? `, ${x} ${span(xs)}` : '';
-      return `${name}: ${points.length.toLocaleString('en-US')} points${xPart}, ${y ?? name} ${span(points.map(([, py]) => py))}`;
+      return `${name}: ${points.length.toLocaleString('en-US')} points${xPart}, ${y ?? name} ${span(points.map(([, py]) => py), format)}`;
     })
     .join('; ');
   return {
     item: (s, i) => {
       const point = groups[s]?.[1][i];
-      return point && `${x} ${xText(point[0])} · ${groups[s]![0]}: ${hoverNumber(point[1])}`;
+      return point && `${x} ${xText(point[0])} · ${groups[s]![0]}: ${hoverNumber(point[1], format)}`;
     },
     ...(cloud ? { summary } : {}),
   };
@@ -340,7 +341,7 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
   const total = slices.reduce((sum, slice) => sum + slice.value, 0);
   const share = new Map(slices.map((slice) => [slice.name, total > 0 ? (slice.value / total) * 100 : 0]));
   const hover: Hover = {
-    item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
+    item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value, panel.format)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
   };
   // Outside labels get clipped in a narrow panel; a legend beside the ring with each share always fits.
   return () => ({

@@ -3,8 +3,9 @@ import type { Row } from '../../domain/dashboard-spec.js';
 import { escapeHtml } from '../../domain/html.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
-import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
-import { columnTexts, formatTimestamp, tableCellText, wantsSeparators } from './format.js';
+import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
+import { columnTexts, formatTimestamp, wantsSeparators } from './format.js';
+import type { NumberFormat } from '../../domain/number-format.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
 export const PAGE_IMAGE_WIDTH = 1200;
@@ -195,7 +196,7 @@ function panelBody(panel: Panel, data: Dataset | undefined, width: number, colou
     const { text: value } = statValue(panel, data!);
     return { height: 44, draw: (x, y) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"') };
   }
-  if (panel.type === 'table') return tableBody(data!, width, colours);
+  if (panel.type === 'table') return tableBody(data!, width, colours, panel.format);
   if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);
   return chartBody(drawChart(panel, data!.rows, width, chartHeight), width, chartHeight, colours);
 }
@@ -236,14 +237,14 @@ function chartBody(chart: PageDrawing, width: number, height: number, colours: C
   };
 }
 
-function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colours): Drawn {
+function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colours, format?: NumberFormat): Drawn {
   const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90))));
   const shown = rows.slice(0, TABLE_ROWS);
   const columnWidth = width / columns.length;
   const numeric = new Set(columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number')));
   const cells = columns.map((c) => {
     const separators = numeric.has(c) && wantsSeparators(shown.map((row) => row[c]));
-    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : tableCellText(row[c], separators))) : columnTexts(shown.map((row) => row[c]));
+    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, format))) : columnTexts(shown.map((row) => row[c]));
     return texts.map((t, r) => (shown[r]![c] === null || shown[r]![c] === undefined ? '—' : t));
   });
   const note = rows.length > shown.length || all.length > columns.length ? `Showing ${shown.length} of ${rows.length.toLocaleString('en-US')} rows and ${columns.length} of ${all.length} columns.` : '';

@@ -16,6 +16,7 @@ import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
 import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
+import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
 export const MAX_TABLE_ROWS = 100;
 export const MAX_TABLE_COLUMNS = 40;
@@ -128,7 +129,7 @@ function renderPanel(panel: Panel, data: Dataset | undefined): string {
   if (panel.type === 'stat') return section(panel, statBody(panel, data));
   const problem = dataProblem(panel, data);
   if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
-  if (panel.type === 'table') return section(panel, heading + tableBody(data!, panel.title || `Rows of ${panel.query}`));
+  if (panel.type === 'table') return section(panel, heading + tableBody(data!, panel.title || `Rows of ${panel.query}`, panel.format));
   return chartSection(panel, heading, data!.rows);
 }
 
@@ -193,7 +194,7 @@ export function pageChartDrawings(html: string): Map<string, PageDrawing> {
 }
 
 /** The table, captioned for screen readers (the heading above shows the same title to the eye). */
-function tableBody({ rows, columns: all }: Dataset, caption: string): string {
+function tableBody({ rows, columns: all }: Dataset, caption: string, format?: NumberFormat): string {
   const columns = all.slice(0, MAX_TABLE_COLUMNS);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
   const numeric = new Set(
@@ -207,7 +208,7 @@ function tableBody({ rows, columns: all }: Dataset, caption: string): string {
       const cells = columns.map((c) => {
         const value = row[c];
         if (value === null || value === undefined) return `<td class="null${numeric.has(c) ? ' num' : ''}">—</td>`;
-        const text = texts.get(c)?.[r] ?? tableCellText(value, separators.has(c));
+        const text = texts.get(c)?.[r] ?? numberCellText(value, separators.has(c), format);
         return `<td${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(text)}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;
@@ -231,12 +232,22 @@ function statBody(panel: Panel, data: Dataset | undefined): string {
   return label + `<p class="stat-value" title="${escapeHtml(`${panel.title || panel.value}: ${full}`)}">${escapeHtml(text)}</p>`;
 }
 
+/** A number column's cell: in the panel's format when it has one. */
+export function numberCellText(value: unknown, separators: boolean, format: NumberFormat | undefined): string {
+  const number = format && typeof value !== 'boolean' ? toNumber(value) : null;
+  return number === null ? tableCellText(value, separators) : formatWith(format!, number);
+}
+
 /** A stat's shown text and its full number (the same for non-numbers). */
 export function statValue(panel: Panel, data: Dataset): { text: string; full: string } {
   // A stat reads the first row: queries for a tile return one row, and ordered ones put the latest first.
   const value: unknown = data.rows[0]![panel.value!];
   const number = toNumber(value);
   if (value === null || value === undefined) return { text: '—', full: '—' };
+  if (number !== null && typeof value !== 'boolean' && panel.format) {
+    const text = formatWith(panel.format, number);
+    return { text, full: panel.format.type === 'compact' ? formatNumber(number) : text };
+  }
   if (number !== null && typeof value !== 'boolean') return { text: formatStat(number), full: formatNumber(number) };
   const text = cellText(value);
   return { text, full: text };

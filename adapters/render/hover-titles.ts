@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../domain/html.js';
+import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 import { formatNumber } from './format.js';
 
 /** What a chart's SVG says on hover, as the browser's native tooltip (a `<title>`), with no script. */
@@ -22,8 +23,9 @@ export interface Bands {
 /** A band is at least this wide, so a thousand-category line gets a hundred targets, not a thousand. */
 const MIN_BAND_PX = 8;
 
-/** A number as a hover title shows it: in full, with separators. */
-export const hoverNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : formatNumber(value));
+/** A number as a hover title shows it: in the panel's format, else in full with separators. */
+export const hoverNumber = (value: number | null | undefined, format?: NumberFormat): string =>
+  value === null || value === undefined ? '—' : format ? formatWith(format, value) : formatNumber(value);
 
 /**
  * Puts each drawn item's title inside it, the bands over the plot and the summary first, and drops

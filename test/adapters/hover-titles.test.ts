@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseDashboardSpec, type Row } from '../../domain/dashboard-spec.js';
 import { EchartsPageRenderer } from '../../adapters/render/echarts-page-renderer.js';
+import { dashboardImageSvg } from '../../adapters/render/dashboard-image.js';
 
 const context = { fallbackTitle: 'F', renderedAt: new Date('2025-06-01T12:00:00Z'), url: 'http://alice.dash.localhost:8787/hover' };
 const sales: Row[] = [
@@ -66,6 +67,31 @@ describe('adapters: values on hover, with no script (issue 34)', () => {
     expect(html).to.not.contain('<script').and.not.contain('</title><script');
     expect(html).to.contain('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; · ');
     expect(html).to.contain('<caption>&lt;/title&gt;&lt;script&gt;');
+  });
+
+  it('applies a panel\'s format to its tile, axis, hover titles and table cells, on the page and in the image', () => {
+    const rows = [{ month: 'Jan', churn: 0.021, mrr: 18250.5, size: 1536 }, { month: 'Feb', churn: 0.034, mrr: 19100, size: 3 * 1024 ** 2 }];
+    const panels = [
+      { id: 'churn', type: 'stat', query: 'd', value: 'churn', title: 'Churn', format: 'percent' },
+      { id: 'mrr', type: 'bar', query: 'd', x: 'month', y: 'mrr', format: { type: 'currency', currency: 'EUR', decimals: 0 } },
+      { id: 'sizes', type: 'table', query: 'd', format: 'bytes' },
+    ];
+    const spec = parseDashboardSpec({ title: 'Formats', data: { d: rows }, panels });
+    const html = new EchartsPageRenderer().render(spec, {}, context).html;
+    expect(html).to.contain('<p class="stat-value" title="Churn: 2.1%">2.1%</p>');
+    expect(titles(html, 'mrr')).to.include.members(['Jan · mrr: €18,251', 'Feb · mrr: €19,100']);
+    // The value axis's ticks are in euros too.
+    expect(html.slice(html.indexOf('id="panel-mrr"'))).to.match(/>€\d[\d,]*</);
+    expect(html).to.contain('<td class="num">1.5 KiB</td>').and.contain('<td class="num">3 MiB</td>');
+    const image = dashboardImageSvg(spec, {}, { ...context, theme: 'light', page: html })!.svg;
+    expect(image).to.contain('>2.1%</text>').and.contain('>1.5 KiB</text>').and.contain('>3 MiB</text>');
+    // A prefix or suffix is the author's text: escaped on the tile, the axis, the titles and the cells.
+    const evil = { type: 'number', prefix: '<i>', suffix: '</svg>&' };
+    const marked = parseDashboardSpec({ title: 'F', data: { d: rows }, panels: panels.map((panel) => ({ ...panel, format: evil })) });
+    const markedHtml = new EchartsPageRenderer().render(marked, {}, context).html;
+    expect(markedHtml).to.not.contain('<i>').and.not.contain('</svg>&');
+    expect(markedHtml).to.contain('&lt;i&gt;0.02&lt;/svg&gt;&amp;</p>').and.contain('<title>Jan · mrr: &lt;i&gt;18,250.5&lt;/svg&gt;&amp;</title>');
+    expect(dashboardImageSvg(marked, {}, { ...context, theme: 'dark', page: markedHtml })!.svg).to.not.contain('<i>');
   });
 
   it('captions each table and scopes its headers', () => {

@@ -41,12 +41,12 @@ describe('e2e: dashboard images and link previews (PostgreSQL)', function () {
     }
   });
 
-  it('serves the page with values on hover and no script: titled points and tile, a captioned table (issue 34)', async () => {
+  it('serves the page with values on hover and no script: titled points, a tile in its format, a captioned table (issue 34)', async () => {
     const page = await world.get(world.ada.handle, '/sales');
     const html = page.body.toString('utf8');
     expect(page.status).to.equal(200);
     expect(html).to.contain('<title>2024-01-01 · total: 180.5</title>').and.contain('<title>2024-01-03 · total: 200</title>');
-    expect(html).to.contain('<p class="stat-value" title="Last day: 180.5">180.5</p>');
+    expect(html).to.contain('<p class="stat-value" title="Last day: €180.50">€180.50</p>');
     expect(html).to.contain('<table><caption>Rows</caption><thead><tr><th scope="col">day</th><th scope="col" class="num">total</th>');
     expect(html).to.not.match(/<script|ecmeta_/i);
   });
