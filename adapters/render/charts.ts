@@ -7,7 +7,7 @@ import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
-import { hoverNumber, withHoverTitles, type Hover } from './hover-titles.js';
+import { cartesianHover, hoverNumber, scatterHover, withHoverTitles, type Hover } from './hover-titles.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
@@ -216,29 +216,6 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
   };
 }
 
-/** Each point or bar titled with its category, series and value; bands instead where none is its own element. */
-function cartesianHover(categories: string[], series: Series[], bandsTop: number | undefined, format: NumberFormat | undefined): Hover {
-  const range = (values: Array<number | null>, first: number, last: number) => {
-    const present = values.slice(first, last + 1).filter((v): v is number => v !== null);
-    if (present.length === 0) return '—';
-    const [low, high] = [Math.min(...present), Math.max(...present)];
-    return low === high ? hoverNumber(low, format) : `${hoverNumber(low, format)}–${hoverNumber(high, format)}`;
-  };
-  return {
-    item: (s, i) => (series[s] && i < categories.length ? `${categories[i]} · ${series[s]!.name}: ${hoverNumber(series[s]!.values[i], format)}` : undefined),
-    ...(bandsTop === undefined
-      ? {}
-      : {
-          bands: {
-            count: categories.length,
-            top: bandsTop,
-            title: (first, last) =>
-              `${first === last ? categories[first] : `${categories[first]} – ${categories[last]}`} · ${series.map((s) => `${s.name}: ${range(s.values, first, last)}`).join(' · ')}`,
-          },
-        }),
-  };
-}
-
 function valueAxis(extra: Record<string, unknown> = {}, format?: NumberFormat) {
   return {
     type: 'value',
@@ -277,7 +254,8 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
     }
   }
   const legend = groups.size > 1;
-  const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups], panel.format);
+  const cloud = [...groups.values()].some((points) => points.length > MAX_SINGLE_POINTS);
+  const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups], panel.format, cloud);
   return (size) => ({
     option: {
       legend: legend ? { top: 0, left: 'center', icon: 'circle', itemWidth: 8, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
@@ -291,29 +269,6 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
     hover,
     note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
   });
-}
-
-type Point = [number | string, number];
-
-/** Each point titled with its x and y; a cloud drawn as one shape gets one title with each series' spans (`y` names the values of series from a column). */
-function scatterHover(x: string, y: string | undefined, groups: Array<[string, Point[]]>, format: NumberFormat | undefined): Hover {
-  const xText = (value: number | string) => (typeof value === 'number' ? hoverNumber(value) : value);
-  const span = (values: number[], yFormat?: NumberFormat) => `${hoverNumber(Math.min(...values), yFormat)}–${hoverNumber(Math.max(...values), yFormat)}`;
-  const cloud = groups.some(([, points]) => points.length > MAX_SINGLE_POINTS);
-  const summary = groups
-    .map(([name, points]) => {
-      const xs = points.map(([px]) => px).filter((px): px is number => typeof px === 'number');
-      const xPart = xs.length === points.length && xs.length > 0 ? `, ${x} ${span(xs)}` : '';
-      return `${name}: ${points.length.toLocaleString('en-US')} points${xPart}, ${y ?? name} ${span(points.map(([, py]) => py), format)}`;
-    })
-    .join('; ');
-  return {
-    item: (s, i) => {
-      const point = groups[s]?.[1][i];
-      return point && `${x} ${xText(point[0])} · ${groups[s]![0]}: ${hoverNumber(point[1], format)}`;
-    },
-    ...(cloud ? { summary } : {}),
-  };
 }
 
 function formatShare(percent: number): string {

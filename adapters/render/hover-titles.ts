@@ -66,3 +66,48 @@ function bandRects(bands: Bands, { centre, bottom }: { centre(index: number): nu
   }
   return `<g class="hover-bands">${rects.join('')}</g>`;
 }
+
+/** Each point or bar titled with its category, series and value; bands instead where none is its own element. */
+export function cartesianHover(categories: string[], series: ReadonlyArray<{ name: string; values: Array<number | null> }>, bandsTop: number | undefined, format: NumberFormat | undefined): Hover {
+  const range = (values: Array<number | null>, first: number, last: number) => {
+    const present = values.slice(first, last + 1).filter((v): v is number => v !== null);
+    if (present.length === 0) return '—';
+    const [low, high] = [Math.min(...present), Math.max(...present)];
+    return low === high ? hoverNumber(low, format) : `${hoverNumber(low, format)}–${hoverNumber(high, format)}`;
+  };
+  return {
+    item: (s, i) => (series[s] && i < categories.length ? `${categories[i]} · ${series[s]!.name}: ${hoverNumber(series[s]!.values[i], format)}` : undefined),
+    ...(bandsTop === undefined
+      ? {}
+      : {
+          bands: {
+            count: categories.length,
+            top: bandsTop,
+            title: (first, last) =>
+              `${first === last ? categories[first] : `${categories[first]} – ${categories[last]}`} · ${series.map((s) => `${s.name}: ${range(s.values, first, last)}`).join(' · ')}`,
+          },
+        }),
+  };
+}
+
+export type Point = [number | string, number];
+
+/** Each point titled with its x and y; a cloud drawn as one shape gets one title with each series' spans (`y` names the values of series from a column). */
+export function scatterHover(x: string, y: string | undefined, groups: Array<[string, Point[]]>, format: NumberFormat | undefined, cloud: boolean): Hover {
+  const xText = (value: number | string) => (typeof value === 'number' ? hoverNumber(value) : value);
+  const span = (values: number[], yFormat?: NumberFormat) => `${hoverNumber(Math.min(...values), yFormat)}–${hoverNumber(Math.max(...values), yFormat)}`;
+  const summary = () => groups
+    .map(([name, points]) => {
+      const xs = points.map(([px]) => px).filter((px): px is number => typeof px === 'number');
+      const xPart = xs.length === points.length && xs.length > 0 ? `, ${x} ${span(xs)}` : '';
+      return `${name}: ${points.length.toLocaleString('en-US')} points${xPart}, ${y ?? name} ${span(points.map(([, py]) => py), format)}`;
+    })
+    .join('; ');
+  return {
+    item: (s, i) => {
+      const point = groups[s]?.[1][i];
+      return point && `${x} ${xText(point[0])} · ${groups[s]![0]}: ${hoverNumber(point[1], format)}`;
+    },
+    ...(cloud ? { summary: summary() } : {}),
+  };
+}
