@@ -193,8 +193,10 @@ function panelBody(panel: Panel, data: Dataset | undefined, width: number, colou
   const problem = dataProblem(panel, data);
   if (problem) return emptyBody(problem, width, colours, panel.type === 'stat');
   if (panel.type === 'stat') {
-    const { text: value } = statValue(panel, data!);
-    return { height: 44, draw: (x, y) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"') };
+    const { text: value, full } = statValue(panel, data!);
+    // The same hover title as the page's tile, for the SVG read on its own.
+    const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}`)}</title>`;
+    return { height: 44, draw: (x, y) => `<g>${title}${text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"')}</g>` };
   }
   if (panel.type === 'table') return tableBody(data!, width, colours, panel.format);
   if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);

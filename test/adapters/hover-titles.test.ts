@@ -85,6 +85,7 @@ describe('adapters: values on hover, with no script (issue 34)', () => {
     expect(html).to.contain('<td class="num">1.5 KiB</td>').and.contain('<td class="num">3 MiB</td>');
     const image = dashboardImageSvg(spec, {}, { ...context, theme: 'light', page: html })!.svg;
     expect(image).to.contain('>2.1%</text>').and.contain('>1.5 KiB</text>').and.contain('>3 MiB</text>');
+    expect(image).to.contain('<g><title>Churn: 2.1%</title><text').and.contain('<title>Jan · mrr: €18,251</title>');
     // A prefix or suffix is the author's text: escaped on the tile, the axis, the titles and the cells.
     const evil = { type: 'number', prefix: '<i>', suffix: '</svg>&' };
     const marked = parseDashboardSpec({ title: 'F', data: { d: rows }, panels: panels.map((panel) => ({ ...panel, format: evil })) });
