@@ -27,32 +27,35 @@ const MIN_BAND_PX = 8;
 export const hoverNumber = (value: number | null | undefined, format?: NumberFormat): string =>
   value === null || value === undefined ? '—' : format ? formatWith(format, value) : formatNumber(value);
 
+// ECharts writes an item's metadata as these attributes, in this order; one pass titles the item and drops them.
+const ECHARTS_META = / ecmeta_series_index="(\d+)" ecmeta_data_index="(\d+)"(?: ecmeta_ssr_type="([a-z]+)")?(?: ecmeta_silent="true")?([^>]*)>(<\/)?/g;
+
 /**
  * Puts each drawn item's title inside it, the bands over the plot and the summary first, and drops
  * ECharts' SSR metadata attributes, which only its client runtime reads and this page has none.
  * `centre(i)` is the x pixel of category i; bands reach down to `bottom`, over the category labels.
  */
 export function withHoverTitles(svg: string, hover: Hover, geometry?: { centre(index: number): number; bottom: number }): string {
-  let out = svg.replace(
-    /<([a-z]+)([^>]*?) ecmeta_series_index="(\d+)" ecmeta_data_index="(\d+)" ecmeta_ssr_type="chart"([^>]*)><\/\1>/g,
-    (_, tag: string, before: string, series: string, index: string, after: string) => {
-      const title = hover.item(Number(series), Number(index));
-      return `<${tag}${before}${after}>${title === undefined ? '' : `<title>${escapeHtml(title)}</title>`}</${tag}>`;
-    },
-  );
-  out = out.replace(/ ecmeta_[a-z_]+="[^"]*"/g, '');
+  let out = svg.replace(ECHARTS_META, (_, series: string, index: string, type: string | undefined, rest: string, closes: string | undefined) => {
+    const title = type === 'chart' && closes ? hover.item(Number(series), Number(index)) : undefined;
+    return `${rest}>${title === undefined ? '' : `<title>${escapeHtml(title)}</title>`}${closes ?? ''}`;
+  });
   if (hover.summary !== undefined) out = out.replace(/^(<svg [^>]*>)/, `$1<title>${escapeHtml(hover.summary)}</title>`);
-  if (hover.bands && geometry) out = out.replace(/<\/svg>\s*$/, `${bandRects(hover.bands, geometry)}</svg>`);
+  if (hover.bands && geometry) {
+    const end = out.lastIndexOf('</svg>');
+    out = `${out.slice(0, end)}${bandRects(hover.bands, geometry)}${out.slice(end)}`;
+  }
   return out;
 }
 
 function bandRects(bands: Bands, { centre, bottom }: { centre(index: number): number; bottom: number }): string {
   const top = bands.top;
   if (bands.count === 0) return '';
-  const xs = Array.from({ length: bands.count }, (_, i) => centre(i));
-  // Categories are evenly spaced: each owns the space half-way to its neighbours, the end ones alike.
-  const step = xs.length > 1 ? (xs.at(-1)! - xs[0]!) / (xs.length - 1) : 20;
-  const edge = (i: number) => (i === 0 ? xs[0]! - step / 2 : i === xs.length ? xs.at(-1)! + step / 2 : (xs[i - 1]! + xs[i]!) / 2);
+  // Categories are evenly spaced: the two ends place them all, and each owns the space half-way to its
+  // neighbours (asking ECharts for each of a thousand positions costs more than drawing the chart).
+  const [start, end] = [centre(0), centre(bands.count - 1)];
+  const step = bands.count > 1 ? (end - start) / (bands.count - 1) : 20;
+  const edge = (i: number) => start + (i - 0.5) * step;
   const rects: string[] = [];
   let first = 0;
   while (first < bands.count) {
