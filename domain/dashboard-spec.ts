@@ -1,4 +1,5 @@
 import { invalid, typeName } from './errors.js';
+import { parseNumberFormat, type NumberFormat } from './number-format.js';
 import { checkSpecSize } from './limits.js';
 import { checkPlaceholders, parseParams, type SpecParam } from './spec-params.js';
 import {
@@ -34,6 +35,8 @@ export interface Panel {
   value?: string;
   text?: string;
   width?: number;
+  /** How the panel's numbers read (issue 34); absent keeps the default formatting. */
+  format?: NumberFormat;
 }
 
 export interface DashboardSpec {
@@ -50,17 +53,17 @@ export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
 const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts'];
-const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width'];
+const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'format'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
 const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
-  line: { required: ['query', 'x', 'y'], optional: ['series'] },
-  bar: { required: ['query', 'x', 'y'], optional: ['series'] },
-  area: { required: ['query', 'x', 'y'], optional: ['series'] },
-  scatter: { required: ['query', 'x', 'y'], optional: ['series'] },
-  pie: { required: ['query', 'x', 'y'], optional: [] },
-  table: { required: ['query'], optional: [] },
-  stat: { required: ['query', 'value'], optional: [] },
+  line: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
+  bar: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
+  area: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
+  scatter: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
+  pie: { required: ['query', 'x', 'y'], optional: ['format'] },
+  table: { required: ['query'], optional: ['format'] },
+  stat: { required: ['query', 'value'], optional: ['format'] },
   text: { required: ['text'], optional: [] },
 };
 const ALWAYS = ['id', 'type', 'title', 'width'];
@@ -73,7 +76,7 @@ export function panelFields(type: PanelType): { required: string[]; optional: st
 
 /** What to use instead of a field that does not apply, so the refusal teaches the right shape at once. */
 function instead(type: PanelType, key: string): string {
-  if (type === 'text') return `a text panel takes \`text\` (markdown) and no query`;
+  if (type === 'text') return 'a text panel takes only `text` (markdown)';
   if (key === 'text') return `prose goes in a panel of type text`;
   if (type === 'table') return `a table panel shows its query's columns as they are and takes only \`query\``;
   if (type === 'stat') return key === 'series' ? 'a stat panel shows one value, from the first row' : `a stat panel takes \`value\`, not \`${key}\``;
@@ -243,6 +246,7 @@ function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
   if (given(value.value)) panel.value = column(value.value, `${where}.value`);
   if (given(value.series)) panel.series = column(value.series, `${where}.series`);
   if (given(value.y)) panel.y = parseY(value.y, `${where}.y`);
+  if (given(value.format)) panel.format = parseNumberFormat(value.format, `${where}.format`);
 
   if (Array.isArray(panel.y) && (type === 'pie' || panel.series !== undefined)) {
     const why = type === 'pie' ? 'for a pie panel' : 'when series is set';

@@ -7,6 +7,8 @@ import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
+import { cartesianHover, hoverNumber, scatterHover, withHoverTitles, type Hover } from './hover-titles.js';
+import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
 
@@ -19,6 +21,10 @@ const RULE = CHART_RULE;
 export const MAX_SCATTER_POINTS = 1000;
 export const MAX_SERIES = 12;
 export const MAX_PIE_SLICES = 11;
+/** Up to these, every point and bar is its own element (with its title); past them, one shape per series. */
+const MAX_LINE_SYMBOLS = 40;
+const MAX_SINGLE_BARS = 150;
+const MAX_SINGLE_POINTS = 500;
 
 export interface ChartSize {
   width: number;
@@ -34,6 +40,7 @@ export interface Chart {
 interface Prepared {
   option: echarts.EChartsCoreOption;
   note?: string;
+  hover: Hover;
 }
 
 /** The data work for a chart is done once; the option for each drawing size comes from it. */
@@ -46,7 +53,7 @@ type Layout = (size: ChartSize) => Prepared;
 export function renderChart(panel: Panel & { type: ChartType }, rows: readonly Row[], sizes: ChartSize[], label: string): Chart[] {
   const layout = prepare(panel, rows);
   return sizes.map((size) => {
-    const { option, note } = layout(size);
+    const { option, note, hover } = layout(size);
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
     try {
       chart.setOption({
@@ -55,7 +62,9 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
         textStyle: { fontFamily: FONT, fontSize: 12, color: INK },
         ...option,
       });
-      return { svg: responsive(chart.renderToSVGString(), label), note };
+      const centre = (index: number) => Number(chart.convertToPixel({ xAxisIndex: 0 }, index));
+      const svg = withHoverTitles(chart.renderToSVGString(), hover, hover.bands && { centre, bottom: size.height });
+      return { svg: responsive(svg, label), note };
     } finally {
       chart.dispose();
     }
@@ -162,11 +171,13 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const sampled = categories.length < pivoted.categories.length;
     const legend = series.length > 1;
     const narrow = size.width < 480;
+    const top = legend ? (narrow ? 48 : 36) : 16;
+    const itemised = categories.length <= (panel.type === 'bar' ? MAX_SINGLE_BARS : MAX_LINE_SYMBOLS);
     return {
       option: {
         legend: legend ? { top: 0, left: 'center', icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
         // The grid shrinks until every axis label fits, so the end labels are not cut at the SVG's edges.
-        grid: { left: 8, right: 16, top: legend ? (narrow ? 48 : 36) : 16, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
+        grid: { left: 8, right: 16, top, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
         xAxis: {
           type: 'category',
           data: categories,
@@ -176,13 +187,13 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           // Overlap checks are cheap here, since decimation caps the category count.
           axisLabel: { color: INK, hideOverlap: true },
         },
-        yAxis: valueAxis(),
+        yAxis: valueAxis({}, panel.format),
         series: series.map((s) => ({
           name: s.name,
           type: panel.type === 'bar' ? 'bar' : 'line',
           data: s.values,
           // 'none' rather than showSymbol:false: ECharts skips building the hidden symbols entirely.
-          symbol: categories.length <= 40 ? 'circle' : 'none',
+          symbol: itemised ? 'circle' : 'none',
           symbolSize: 5,
           connectNulls: false,
           lineStyle: panel.type === 'bar' ? undefined : { width: 2 },
@@ -190,10 +201,11 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
           barMaxWidth: 36,
           itemStyle: panel.type === 'bar' ? { borderRadius: [3, 3, 0, 0] } : undefined,
           // Past a few hundred bars, one path for all of them instead of one element each.
-          large: panel.type === 'bar',
-          largeThreshold: 150,
+          large: panel.type === 'bar' && !itemised,
+          largeThreshold: MAX_SINGLE_BARS,
         })),
       },
+      hover: cartesianHover(categories, series, itemised ? undefined : top, panel.format),
       note: [
         dropped > 0 ? `Showing the first ${MAX_SERIES} series.` : '',
         sampled && panel.type === 'bar'
@@ -204,14 +216,14 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
   };
 }
 
-function valueAxis(extra: Record<string, unknown> = {}) {
+function valueAxis(extra: Record<string, unknown> = {}, format?: NumberFormat) {
   return {
     type: 'value',
     scale: false,
     axisLine: { show: false },
     axisTick: { show: false },
     splitLine: { lineStyle: { color: RULE } },
-    axisLabel: { color: INK, hideOverlap: true, formatter: axisNumber },
+    axisLabel: { color: INK, hideOverlap: true, formatter: format ? (value: number) => formatWith(format, value) : axisNumber },
     ...extra,
   };
 }
@@ -242,6 +254,8 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
     }
   }
   const legend = groups.size > 1;
+  const cloud = [...groups.values()].some((points) => points.length > MAX_SINGLE_POINTS);
+  const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups], panel.format, cloud);
   return (size) => ({
     option: {
       legend: legend ? { top: 0, left: 'center', icon: 'circle', itemWidth: 8, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
@@ -249,9 +263,10 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
       xAxis: numericX
         ? valueAxis({ scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false } })
         : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, hideOverlap: true } },
-      yAxis: valueAxis({ scale: true }),
-      series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: 500 })),
+      yAxis: valueAxis({ scale: true }, panel.format),
+      series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: MAX_SINGLE_POINTS })),
     },
+    hover,
     note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
   });
 }
@@ -280,6 +295,9 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
   }
   const total = slices.reduce((sum, slice) => sum + slice.value, 0);
   const share = new Map(slices.map((slice) => [slice.name, total > 0 ? (slice.value / total) * 100 : 0]));
+  const hover: Hover = {
+    item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value, panel.format)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
+  };
   // Outside labels get clipped in a narrow panel; a legend beside the ring with each share always fits.
   return () => ({
     option: {
@@ -307,5 +325,6 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
       ],
     },
     note,
+    hover,
   });
 }

@@ -3,8 +3,9 @@ import type { Row } from '../../domain/dashboard-spec.js';
 import { escapeHtml } from '../../domain/html.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
-import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, statValue, type Dataset } from './echarts-page-renderer.js';
-import { columnTexts, formatTimestamp, tableCellText, wantsSeparators } from './format.js';
+import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
+import { columnTexts, formatTimestamp, wantsSeparators } from './format.js';
+import type { NumberFormat } from '../../domain/number-format.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
 export const PAGE_IMAGE_WIDTH = 1200;
@@ -18,6 +19,8 @@ const CARD_PAD = 16;
 const TABLE_ROWS = 8;
 const TABLE_ROW_HEIGHT = 28;
 const TEXT_LINES = 14;
+/** How far a page's drawing may be scaled into the image before its text reads too small or too large. */
+const REUSE_SCALE = 0.2;
 
 type Colours = Readonly<Record<string, string>>;
 
@@ -38,6 +41,8 @@ export interface ImageRequest {
   renderedAt: Date;
   theme: ImageTheme;
   panelId?: string;
+  /** The dashboard's page as rendered from the same data: its chart drawings are reused, not drawn again. */
+  page?: string;
 }
 
 /**
@@ -47,6 +52,7 @@ export interface ImageRequest {
 export function dashboardImageSvg(spec: DashboardSpec, data: Record<string, Row[]>, request: ImageRequest): ImageSvg | null {
   const colours = THEME_COLOURS[request.theme];
   const datasets = collectDatasets(spec, data);
+  const drawings = request.page === undefined ? new Map<string, PageDrawing>() : pageChartDrawings(request.page);
   // Column lists are per data set, not per panel: with many rows, scanning once matters.
   const columns = new Map<string, string[]>();
   const dataFor = (panel: Panel): Dataset | undefined => {
@@ -59,12 +65,12 @@ export function dashboardImageSvg(spec: DashboardSpec, data: Record<string, Row[
     const panel = spec.panels.find((p) => p.id === request.panelId);
     if (!panel) return null;
     const width = PANEL_IMAGE_WIDTH - 2 * GAP;
-    const drawn = drawPanel(panel, dataFor(panel), width, colours, 360);
+    const drawn = drawPanel(panel, dataFor(panel), width, colours, 360, drawings.get(panel.id));
     return document(PANEL_IMAGE_WIDTH, drawn.height + 2 * GAP, colours, drawn.draw(GAP, GAP, drawn.height));
   }
   const title = spec.title.trim() !== '' ? spec.title : request.fallbackTitle;
   const header = drawHeader(title, spec.description, request.renderedAt, colours);
-  const grid = drawGrid(spec.panels, dataFor, colours);
+  const grid = drawGrid(spec.panels, dataFor, colours, drawings);
   const height = PAD + header.height + grid.height + PAD;
   return document(PAGE_IMAGE_WIDTH, height, colours, header.draw(PAD, PAD, header.height) + grid.draw(PAD, PAD + header.height, grid.height));
 }
@@ -127,7 +133,7 @@ function drawHeader(title: string, description: string | undefined, at: Date, co
 }
 
 /** The page's grid: 12 columns, panels placed in order, a panel that does not fit starting the next row. */
-function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefined, colours: Colours): Drawn {
+function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefined, colours: Colours, drawings: Map<string, PageDrawing>): Drawn {
   const inner = PAGE_IMAGE_WIDTH - 2 * PAD;
   const column = (inner - 11 * GAP) / 12;
   const rows: Array<Array<{ drawn: Drawn; x: number }>> = [];
@@ -140,7 +146,8 @@ function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefine
     }
     const width = span * column + (span - 1) * GAP;
     const chartHeight = span >= 9 ? 340 : 300;
-    rows.at(-1)!.push({ drawn: drawPanel(panel, dataFor(panel), width, colours, chartHeight), x: used * (column + GAP) });
+    const drawn = drawPanel(panel, dataFor(panel), width, colours, chartHeight, drawings.get(panel.id));
+    rows.at(-1)!.push({ drawn, x: used * (column + GAP) });
     used += span;
   }
   const heights = rows.map((row) => Math.max(...row.map((cell) => cell.drawn.height)));
@@ -161,11 +168,11 @@ function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefine
 }
 
 /** One panel's card at `width`: its title, then its chart, table, tile, text or the reason it is empty. */
-function drawPanel(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chartHeight: number): Drawn {
+function drawPanel(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chartHeight: number, drawing?: PageDrawing): Drawn {
   const inner = width - 2 * CARD_PAD;
   const heading = panel.type === 'stat' ? (panel.title || panel.value || '') : (panel.title ?? '');
   const headingHeight = heading ? (panel.type === 'stat' ? 24 : 34) : 0;
-  const body = panelBody(panel, data, inner, colours, chartHeight);
+  const body = panelBody(panel, data, inner, colours, chartHeight, drawing);
   const height = CARD_PAD + headingHeight + body.height + CARD_PAD;
   return {
     height,
@@ -181,16 +188,25 @@ function drawPanel(panel: Panel, data: Dataset | undefined, width: number, colou
   };
 }
 
-function panelBody(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chartHeight: number): Drawn {
+function panelBody(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chartHeight: number, drawing?: PageDrawing): Drawn {
   if (panel.type === 'text') return textBody(panel.text ?? '', width, colours);
   const problem = dataProblem(panel, data);
   if (problem) return emptyBody(problem, width, colours, panel.type === 'stat');
   if (panel.type === 'stat') {
-    const { text: value } = statValue(panel, data!);
-    return { height: 44, draw: (x, y) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"') };
+    const { text: value, full } = statValue(panel, data!);
+    // The same hover title as the page's tile, for the SVG read on its own.
+    const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}`)}</title>`;
+    return { height: 44, draw: (x, y) => `<g>${title}${text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"')}</g>` };
   }
-  if (panel.type === 'table') return tableBody(data!, width, colours);
-  return chartBody(panel, data!.rows, width, chartHeight, colours);
+  if (panel.type === 'table') return tableBody(data!, width, colours, panel.format);
+  if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);
+  return chartBody(drawChart(panel, data!.rows, width, chartHeight), width, chartHeight, colours);
+}
+
+function drawChart(panel: Panel, rows: Row[], width: number, height: number): PageDrawing {
+  if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
+  const [chart] = renderChart({ ...panel, type: panel.type }, rows, [{ width: Math.round(width), height }], panel.title || panel.type);
+  return { svg: chart!.svg, width: Math.round(width), height, ...(chart!.note ? { note: chart!.note } : {}) };
 }
 
 function emptyBody(message: string, width: number, colours: Colours, plain: boolean): Drawn {
@@ -208,31 +224,29 @@ function emptyBody(message: string, width: number, colours: Colours, plain: bool
   };
 }
 
-function chartBody(panel: Panel, rows: Row[], width: number, height: number, colours: Colours): Drawn {
-  if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
-  const label = panel.title || panel.type;
-  const [chart] = renderChart({ ...panel, type: panel.type }, rows, [{ width: Math.round(width), height }], label);
-  const svg = chart!.svg
+/** A chart drawing placed at `width` × `height` (its viewBox scales it), in the theme's colours. */
+function chartBody(chart: PageDrawing, width: number, height: number, colours: Colours): Drawn {
+  const svg = chart.svg
     .replaceAll(`fill="${CHART_INK}"`, `fill="${colours['chart-ink']}"`)
     .replaceAll(`stroke="${CHART_RULE}"`, `stroke="${colours['chart-rule']}"`)
     .replaceAll(`stroke="${CHART_SLICE_BORDER}"`, `stroke="${colours.panel}"`);
-  const noteHeight = chart!.note ? 22 : 0;
+  const noteHeight = chart.note ? 22 : 0;
   return {
     height: height + noteHeight,
     draw: (x, y) =>
       svg.replace(/^<svg /, `<svg x="${x}" y="${y}" width="${Math.round(width)}" height="${height}" `) +
-      (chart!.note ? text(x, y + height + 16, fit(chart!.note, width, 12), 12, colours.meta!) : ''),
+      (chart.note ? text(x, y + height + 16, fit(chart.note, width, 12), 12, colours.meta!) : ''),
   };
 }
 
-function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colours): Drawn {
+function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colours, format?: NumberFormat): Drawn {
   const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90))));
   const shown = rows.slice(0, TABLE_ROWS);
   const columnWidth = width / columns.length;
   const numeric = new Set(columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number')));
   const cells = columns.map((c) => {
     const separators = numeric.has(c) && wantsSeparators(shown.map((row) => row[c]));
-    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : tableCellText(row[c], separators))) : columnTexts(shown.map((row) => row[c]));
+    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, format))) : columnTexts(shown.map((row) => row[c]));
     return texts.map((t, r) => (shown[r]![c] === null || shown[r]![c] === undefined ? '—' : t));
   });
   const note = rows.length > shown.length || all.length > columns.length ? `Showing ${shown.length} of ${rows.length.toLocaleString('en-US')} rows and ${columns.length} of ${all.length} columns.` : '';

@@ -18,6 +18,7 @@ import { CONTENT_SECURITY_POLICY, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-st
 import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
+import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
 export const MAX_TABLE_ROWS = 100;
 export const MAX_TABLE_COLUMNS = 40;
@@ -109,7 +110,7 @@ function renderPanel(panel: Panel, data: Dataset | undefined): string {
   if (panel.type === 'stat') return section(panel, statBody(panel, data));
   const problem = dataProblem(panel, data);
   if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
-  if (panel.type === 'table') return section(panel, heading + tableBody(data!));
+  if (panel.type === 'table') return section(panel, heading + tableBody(data!, panel.title || `Rows of ${panel.query}`, panel.format));
   return chartSection(panel, heading, data!.rows);
 }
 
@@ -146,7 +147,35 @@ function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   return section(panel, heading + figure + note, narrow ? 'has-narrow' : '');
 }
 
-function tableBody({ rows, columns: all }: Dataset): string {
+/** A chart panel's wide drawing as its page holds it, with the size it was drawn at and its note. */
+export interface PageDrawing {
+  svg: string;
+  width: number;
+  height: number;
+  note?: string;
+}
+
+// Matches only what chartSection writes; titles and notes are escaped, so no '<' can fake one.
+const DRAWN_CHART =
+  /<section class="panel [^"]*" id="panel-([^"]*)" data-panel-type="(?:line|bar|area|pie|scatter)">(?:<h2 class="panel-title">[^<]*<\/h2>)?<figure class="chart">(?:<div class="chart-wide">)?(<svg [^>]*viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)">[\s\S]*?<\/svg>)[\s\S]*?<\/figure>(?:<p class="panel-note">([^<]*)<\/p>)?/g;
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const unescapeHtml = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);
+
+/**
+ * The wide drawing of each chart panel of a page this renderer wrote, by panel id, so an image reuses
+ * what the page drew instead of drawing it again. A drawing that could reach outside itself is left out.
+ */
+export function pageChartDrawings(html: string): Map<string, PageDrawing> {
+  const drawings = new Map<string, PageDrawing>();
+  for (const [, id, svg, width, height, note] of html.matchAll(DRAWN_CHART)) {
+    if (/<(?:image|foreignObject|script|use)\b|href=/i.test(svg!)) continue;
+    drawings.set(unescapeHtml(id!), { svg: svg!, width: Number(width), height: Number(height), ...(note ? { note: unescapeHtml(note) } : {}) });
+  }
+  return drawings;
+}
+
+/** The table, captioned for screen readers (the heading above shows the same title to the eye). */
+function tableBody({ rows, columns: all }: Dataset, caption: string, format?: NumberFormat): string {
   const columns = all.slice(0, MAX_TABLE_COLUMNS);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
   const numeric = new Set(
@@ -160,7 +189,7 @@ function tableBody({ rows, columns: all }: Dataset): string {
       const cells = columns.map((c) => {
         const value = row[c];
         if (value === null || value === undefined) return `<td class="null${numeric.has(c) ? ' num' : ''}">—</td>`;
-        const text = texts.get(c)?.[r] ?? tableCellText(value, separators.has(c));
+        const text = texts.get(c)?.[r] ?? numberCellText(value, separators.has(c), format);
         return `<td${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(text)}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;
@@ -172,7 +201,7 @@ function tableBody({ rows, columns: all }: Dataset): string {
   }
   if (all.length > columns.length) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
   const note = notes.length ? `<p class="panel-note">${escapeHtml(notes.join(' '))} The full data is in data.json.</p>` : '';
-  return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
+  return `<div class="table-wrap"><table><caption>${escapeHtml(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
 }
 
 function statBody(panel: Panel, data: Dataset | undefined): string {
@@ -180,8 +209,14 @@ function statBody(panel: Panel, data: Dataset | undefined): string {
   const problem = dataProblem(panel, data);
   if (problem) return label + `<p class="empty">${escapeHtml(problem)}</p>`;
   const { text, full } = statValue(panel, data!);
-  const titleAttr = full !== text ? ` title="${escapeHtml(full)}"` : '';
-  return label + `<p class="stat-value"${titleAttr}>${escapeHtml(text)}</p>`;
+  // The tile's hover title names it and gives the value in full (1.2M shows 1,234,567).
+  return label + `<p class="stat-value" title="${escapeHtml(`${panel.title || panel.value}: ${full}`)}">${escapeHtml(text)}</p>`;
+}
+
+/** A number column's cell: in the panel's format when it has one. */
+export function numberCellText(value: unknown, separators: boolean, format: NumberFormat | undefined): string {
+  const number = format && typeof value !== 'boolean' ? toNumber(value) : null;
+  return number === null ? tableCellText(value, separators) : formatWith(format!, number);
 }
 
 /** A stat's shown text and its full number (the same for non-numbers). */
@@ -190,6 +225,10 @@ export function statValue(panel: Panel, data: Dataset): { text: string; full: st
   const value: unknown = data.rows[0]![panel.value!];
   const number = toNumber(value);
   if (value === null || value === undefined) return { text: '—', full: '—' };
+  if (number !== null && typeof value !== 'boolean' && panel.format) {
+    const text = formatWith(panel.format, number);
+    return { text, full: panel.format.type === 'compact' ? formatNumber(number) : text };
+  }
   if (number !== null && typeof value !== 'boolean') return { text: formatStat(number), full: formatNumber(number) };
   const text = cellText(value);
   return { text, full: text };

@@ -63,6 +63,7 @@ ${spans}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:13px}
+caption{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid var(--table-border);overflow-wrap:anywhere;min-width:4em}
 th{background:var(--th-bg);color:var(--th);font-weight:600;white-space:nowrap}
 tbody tr:last-child td{border-bottom:0}

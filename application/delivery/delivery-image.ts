@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { parseDashboardSpec, RENDERED_DATA, type Row } from '../../domain/dashboard-spec.js';
+import { parseDashboardSpec, RENDERED_DATA, RENDERED_PAGE, type Row } from '../../domain/dashboard-spec.js';
 import type { DashboardRecord } from '../ports/dashboard-store.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
 import { ImageRenderer } from '../ports/image-renderer.js';
@@ -26,13 +26,15 @@ export class DeliveryImage {
     const live = await this.refreshState.liveRender(dashboard.id);
     const manifest = live && live.versionId === version.id ? live.files : version.files;
     const entry = Object.hasOwn(manifest, RENDERED_DATA) ? manifest[RENDERED_DATA]! : undefined;
-    const bytes = entry ? await this.files.bytes(entry.sha256) : null;
+    const pageEntry = Object.hasOwn(manifest, RENDERED_PAGE) ? manifest[RENDERED_PAGE]! : undefined;
+    const [bytes, page] = await Promise.all([entry ? this.files.bytes(entry.sha256) : null, pageEntry ? this.files.bytes(pageEntry.sha256) : null]);
     if (!bytes) return null;
     const rendered = JSON.parse(Buffer.from(bytes).toString('utf8')) as { renderedAt?: string; data?: Record<string, Row[]> };
     const png = await this.renderer.renderPng(parseDashboardSpec(version.spec), rendered.data ?? {}, {
       fallbackTitle: dashboard.name,
       renderedAt: new Date(rendered.renderedAt ?? 0),
       theme: 'light',
+      ...(page ? { page: Buffer.from(page).toString('utf8') } : {}),
     });
     return png && toBuffer(png);
   }

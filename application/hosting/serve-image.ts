@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { parseDashboardSpec, RENDERED_DATA, type Row } from '../../domain/dashboard-spec.js';
+import { parseDashboardSpec, RENDERED_DATA, RENDERED_PAGE, type Row } from '../../domain/dashboard-spec.js';
 import type { Visibility } from '../../domain/metadata.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { BoundedCache } from '../../shared/bounded-cache.js';
@@ -38,7 +38,7 @@ export type ImageOutcome =
   | { kind: 'not_found' };
 
 /** Bumped whenever the drawing changes, so every ETag (and cached image) from before is dropped. */
-const IMAGE_FORMAT = 'dashpub-image-1';
+const IMAGE_FORMAT = 'dashpub-image-2';
 const CACHE_BYTES = 64 * 1024 * 1024;
 const NOT_FOUND: ImageOutcome = { kind: 'not_found' };
 
@@ -81,11 +81,12 @@ export class ServeDashboardImage {
     const version = await this.store.getVersionSummary(dashboard.id, versionId);
     if (!version) return NOT_FOUND;
     const data = Object.hasOwn(manifest, RENDERED_DATA) ? manifest[RENDERED_DATA]! : undefined;
+    const page = Object.hasOwn(manifest, RENDERED_PAGE) ? manifest[RENDERED_PAGE]! : undefined;
     const drawsSpec = version.kind === 'spec' && data !== undefined;
     // A page published as a body has one image, its card: no panels.
     if (!drawsSpec && request.panelId !== undefined) return NOT_FOUND;
     const inputs = drawsSpec
-      ? [versionId, data.sha256, dashboard.name, request.theme, request.panelId ?? '']
+      ? [versionId, data.sha256, page?.sha256 ?? '', dashboard.name, request.theme, request.panelId ?? '']
       : ['card', versionId, dashboard.name, site.subdomain, version.createdAt.toISOString(), request.theme];
     const etag = `"img-${createHash('sha256').update([IMAGE_FORMAT, ...inputs].join('\n')).digest('hex').slice(0, 40)}"`;
     if (request.holds?.(etag)) return { kind: 'not_modified', etag, visibility };
@@ -94,7 +95,7 @@ export class ServeDashboardImage {
       let pending = this.drawing.get(etag);
       if (pending === undefined) {
         const card = { name: dashboard.name, owner: site.subdomain, publishedAt: version.createdAt, theme: request.theme };
-        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, versionId, data, request) : this.renderer.renderCard(card).then(toBuffer);
+        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, versionId, { data, page }, request) : this.renderer.renderCard(card).then(toBuffer);
         pending = drawing.finally(() => this.drawing.delete(etag));
         this.drawing.set(etag, pending);
       }
@@ -106,8 +107,12 @@ export class ServeDashboardImage {
     return { kind: 'image', body, etag, visibility };
   }
 
-  private async draw(dashboardId: string, name: string, versionId: string, data: FileEntry, request: ImageAsk): Promise<Buffer | null> {
-    const [version, file] = await Promise.all([this.store.getVersion(dashboardId, versionId), this.catalog.file(data)]);
+  private async draw(dashboardId: string, name: string, versionId: string, files: { data: FileEntry; page: FileEntry | undefined }, request: ImageAsk): Promise<Buffer | null> {
+    const [version, file, page] = await Promise.all([
+      this.store.getVersion(dashboardId, versionId),
+      this.catalog.file(files.data),
+      files.page && this.catalog.file(files.page),
+    ]);
     if (!version || version.spec === null || !file) return null;
     const rendered = JSON.parse(file.body.toString('utf8')) as { renderedAt?: string; data?: Record<string, Row[]> };
     const png = await this.renderer.renderPng(parseDashboardSpec(version.spec), rendered.data ?? {}, {
@@ -115,6 +120,7 @@ export class ServeDashboardImage {
       renderedAt: new Date(rendered.renderedAt ?? 0),
       theme: request.theme,
       ...(request.panelId === undefined ? {} : { panelId: request.panelId }),
+      ...(page ? { page: page.body.toString('utf8') } : {}),
     });
     return png && toBuffer(png);
   }

@@ -9,6 +9,8 @@ export interface ImageContext {
   theme: ImageTheme;
   /** One panel by its id; the whole dashboard when absent. */
   panelId?: string;
+  /** The page rendered from the same data, whose chart drawings the image reuses rather than drawing again. */
+  page?: string;
 }
 
 /** What the card of a dashboard published as a body shows. */

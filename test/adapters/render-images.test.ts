@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseDashboardSpec } from '../../domain/dashboard-spec.js';
-import { EchartsPageRenderer } from '../../adapters/render/echarts-page-renderer.js';
+import { EchartsPageRenderer, pageChartDrawings } from '../../adapters/render/echarts-page-renderer.js';
 import { cardSvg, dashboardImageSvg, plainText } from '../../adapters/render/dashboard-image.js';
 import { PAGE_CSS, THEME_COLOURS } from '../../adapters/render/page-style.js';
 import { PngImageRenderer } from '../../adapters/render/png-image-renderer.js';
@@ -72,6 +72,36 @@ describe('adapters: themes, link previews and images of spec dashboards', () => 
     expect([card.width, card.height]).to.deep.equal([1200, 630]);
     expect(card.svg).to.contain('Q1 &lt;plan&gt; &amp; &quot;more&quot;').and.contain('Published 2025-06-01 12:30 UTC');
     expect(plainText('## Head\n\n- **bold** [link](https://x) `code`')).to.equal('Head\n\n• bold link code');
+  });
+
+  it('reuses the page\'s wide chart drawings in the image, scaled, and draws afresh where the scale would be too far', () => {
+    const html = page();
+    const drawings = pageChartDrawings(html);
+    expect([...drawings.keys()].sort()).to.deep.equal(['channels', 'orders-by-region', 'revenue-area', 'revenue-trend', 'visits-signups']);
+    const trend = drawings.get('revenue-trend')!;
+    expect([trend.width, trend.height]).to.deep.equal([768, 300]);
+    expect(html).to.contain(trend.svg);
+    const reused = dashboardImageSvg(showcaseSpec(), {}, { ...context, theme: 'dark', page: html })!;
+    const drawn = dashboardImageSvg(showcaseSpec(), {}, { ...context, theme: 'dark' })!;
+    // The page drew the 8-column trend 768 px wide; the image's own drawing is 720 px wide.
+    expect(reused.svg).to.contain('viewBox="0 0 768 300"').and.not.contain('viewBox="0 0 720 300"');
+    expect(drawn.svg).to.contain('viewBox="0 0 720 300"').and.not.contain('viewBox="0 0 768 300"');
+    expect(reused.svg).to.contain(`fill="${THEME_COLOURS.dark['chart-ink']}"`);
+    // Every chart is the page's own drawing, the 4-column pie's 384 px included (shown at 336 px).
+    expect(reused.svg.match(/viewBox="[^"]*"/g)!.slice(1).sort()).to.deep.equal([...drawings.values()].map((d) => `viewBox="0 0 ${d.width} ${d.height}"`).sort());
+    // The 6-column bars, drawn 576 px wide for the page, would grow by a quarter in the 736 px panel image: drawn again.
+    const panel = dashboardImageSvg(showcaseSpec(), {}, { ...context, theme: 'light', panelId: 'orders-by-region', page: html })!;
+    expect(panel.svg).to.contain('viewBox="0 0 736 360"').and.not.contain('viewBox="0 0 576 300"');
+  });
+
+  it('takes no drawing from a page but the charts it drew: text that imitates one, or one reaching outside, is ignored', () => {
+    const fake = '<section class="panel line span-12" id="panel-t" data-panel-type="line"><figure class="chart"><svg viewBox="0 0 10 10"><rect/></svg></figure>';
+    const spec = parseDashboardSpec({ title: 'T', data: { d: [{ x: 1, y: 2 }] }, panels: [{ id: 't', type: 'text', text: fake }, { id: 'c', type: 'line', query: 'd', x: 'x', y: 'y' }] });
+    expect([...pageChartDrawings(page(spec)).keys()]).to.deep.equal(['c']);
+    const reaching = fake.replace('<rect/>', '<image href="/etc/passwd"/>');
+    expect(pageChartDrawings(fake).size).to.equal(1);
+    expect(pageChartDrawings(reaching).size).to.equal(0);
+    expect(pageChartDrawings(fake.replace('<rect/>', '<use href="#x"/>')).size).to.equal(0);
   });
 
   it('rasterises the showcase dashboard and a panel to non-blank PNGs of the stated widths', async function () {

@@ -106,10 +106,10 @@ describe('adapters: ECharts page renderer', () => {
     });
 
     it('formats stat tiles', () => {
-      expect(panelHtml(html, 'total-revenue')).to.contain('<p class="stat-value" title="1,234,567">1.2M</p>');
-      expect(panelHtml(html, 'total-orders')).to.contain('<p class="stat-value">8,432</p>');
-      expect(panelHtml(html, 'conversion')).to.contain('<p class="stat-value">3.75</p>');
-      expect(panelHtml(html, 'status')).to.contain('<p class="stat-value">healthy</p>');
+      expect(panelHtml(html, 'total-revenue')).to.contain('<p class="stat-value" title="Revenue: 1,234,567">1.2M</p>');
+      expect(panelHtml(html, 'total-orders')).to.contain('<p class="stat-value" title="Orders: 8,432">8,432</p>');
+      expect(panelHtml(html, 'conversion')).to.contain('<p class="stat-value" title="Conversion %: 3.75">3.75</p>');
+      expect(panelHtml(html, 'status')).to.contain('<p class="stat-value" title="Status: healthy">healthy</p>');
     });
 
     it('shows an empty state for a query that has not run yet', () => {
@@ -272,7 +272,7 @@ describe('adapters: ECharts page renderer', () => {
       expect(table).to.contain('<td>2025-03-01</td>');
       expect(table).to.contain('<td class="num">12345678901</td>');
       expect(table).to.contain('<td>{&quot;tag&quot;:&quot;&lt;b&gt;&quot;}</td>');
-      expect(panelHtml(html, 's')).to.contain('<p class="stat-value" title="12,345,678,901">12.3B</p>');
+      expect(panelHtml(html, 's')).to.contain('<p class="stat-value" title="n: 12,345,678,901">12.3B</p>');
       expect(panelHtml(html, 'l')).to.contain('>2025-03-01<');
       expect(JSON.parse(dataJson).data.q[0]).to.deep.equal({ at: '2025-03-01T00:00:00.000Z', n: '12345678901', meta: { tag: '<b>' } });
     });

@@ -216,7 +216,7 @@ describe('domain: dashboard spec', () => {
 
     it('unknown panel keys, by name', () => {
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'text', text: 'x', colour: 'red' })))).to.equal(
-        'spec.panels[0] has unknown key "colour" (allowed: id, type, title, query, x, y, series, value, text, width)',
+        'spec.panels[0] has unknown key "colour" (allowed: id, type, title, query, x, y, series, value, text, width, format)',
       );
     });
 
@@ -248,7 +248,7 @@ describe('domain: dashboard spec', () => {
 
     it('fields that do not apply to the type', () => {
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'text', text: 'x', query: 'sales' })))).to.equal(
-        'spec.panels[0].query does not apply to a text panel: a text panel takes `text` (markdown) and no query',
+        'spec.panels[0].query does not apply to a text panel: a text panel takes only `text` (markdown)',
       );
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'table', query: 'sales', x: 'month' })))).to.equal(
         "spec.panels[0].x does not apply to a table panel: a table panel shows its query's columns as they are and takes only `query`",

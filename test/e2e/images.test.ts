@@ -42,6 +42,16 @@ describe('e2e: dashboard images and link previews (PostgreSQL)', function () {
     }
   });
 
+  it('serves the page with values on hover and no script: titled points, a tile in its format, a captioned table (issue 34)', async () => {
+    const page = await world.get(world.ada.handle, '/sales');
+    const html = page.body.toString('utf8');
+    expect(page.status).to.equal(200);
+    expect(html).to.contain('<title>2024-01-01 · total: 180.5</title>').and.contain('<title>2024-01-03 · total: 200</title>');
+    expect(html).to.contain('<p class="stat-value" title="Last day: €180.50">€180.50</p>');
+    expect(html).to.contain('<table><caption>Rows</caption><thead><tr><th scope="col">day</th><th scope="col" class="num">total</th>');
+    expect(html).to.not.match(/<script|ecmeta_/i);
+  });
+
   it('answers a held ETag with 304, and a refresh with new data gives new images', async () => {
     const { ada } = world;
     const first = await world.get(ada.handle, '/_image/sales/trend.png');

@@ -20,12 +20,12 @@ const everyPanel = () => ({
   data: { sales: [{ month: '2026-01', region: 'North', total: 10, share: 0.5 }] },
   panels: [
     { id: 'line', type: 'line', title: 'Trend', query: 'sales', x: 'month', y: ['total', 'share'], width: 6 },
-    { id: 'bar', type: 'bar', query: 'sales', x: 'region', y: 'total', series: 'month' },
+    { id: 'bar', type: 'bar', query: 'sales', x: 'region', y: 'total', series: 'month', format: 'compact' },
     { id: 'area', type: 'area', query: 'sales', x: 'month', y: 'total' },
     { id: 'pie', type: 'pie', query: 'sales', x: 'region', y: 'total' },
     { id: 'scatter', type: 'scatter', query: 'sales', x: 'share', y: 'total' },
     { id: 'table', type: 'table', query: 'live' },
-    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3 },
+    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3, format: { type: 'currency', currency: 'EUR', decimals: 0, suffix: ' net' } },
     { id: 'text', type: 'text', text: '**Note**' },
   ],
   alerts: [
@@ -67,6 +67,7 @@ describe('publish_dashboard spec schema', () => {
     ['a width of 13', (s) => Object.assign(s.panels[0]!, { width: 13 })],
     ['no panels', (s) => (s.panels.length = 0)],
     ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
+    ['a format of an unknown type', (s) => Object.assign(s.panels[1]!, { format: 'money' })],
     ['a number parameter with options', (s) => Object.assign(s.params[2]!, { options: ['1'] })],
     ['a select parameter without options', (s) => delete (s.params[0] as { options?: unknown }).options],
     ['a parameter of an unknown type', (s) => Object.assign(s.params[3]!, { type: 'time' })],

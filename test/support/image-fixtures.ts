@@ -13,13 +13,13 @@ import { makeUser, registry, seedSales } from './refresh-fixtures.js';
 import { testSettings } from './settings.js';
 import { createTestWarehouse, type TestWarehouse } from './warehouse.js';
 
-/** A spec with one panel of each kind the images draw: a chart, a stat, a table and text. */
+/** A spec with one panel of each kind the images draw: a chart, a stat (in euros), a table and text. */
 export const imageSpec = () => ({
   title: 'Sales',
   description: 'Daily sales by day.',
   queries: { daily: { sql: 'SELECT day::text AS day, sum(amount) AS total FROM sales GROUP BY day ORDER BY day' } },
   panels: [
-    { id: 'total', type: 'stat', title: 'Last day', query: 'daily', value: 'total', width: 4 },
+    { id: 'total', type: 'stat', title: 'Last day', query: 'daily', value: 'total', width: 4, format: { type: 'currency', currency: 'EUR' } },
     { id: 'notes', type: 'text', title: 'Notes', text: 'Sales **net** of refunds.', width: 8 },
     { id: 'trend', type: 'line', title: 'Daily sales', query: 'daily', x: 'day', y: 'total', width: 12 },
     { id: 'rows', type: 'table', title: 'Rows', query: 'daily', width: 12 },

@@ -2,6 +2,7 @@ import { MAX_PANELS, MAX_TEXT_CHARS, PANEL_TYPES, panelFields, type PanelType } 
 import { ID_PATTERN } from '../../../../domain/spec-reading.js';
 import { ALERT_OPERATORS, ALERT_ROWS, MAX_ALERT_MESSAGE_CHARS, MAX_ALERTS } from '../../../../domain/spec-alerts.js';
 import { MAX_OPTIONS, MAX_PARAMS, MAX_PATTERN, ONLY, PARAM_ID, PARAM_TYPES, type ParamType } from '../../../../domain/spec-params.js';
+import { FORMAT_TYPES } from '../../../../domain/number-format.js';
 import type { JsonSchema } from './arguments.js';
 
 /**
@@ -26,6 +27,24 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
   series: { ...COLUMN, description: 'Column whose values split the rows into one series each.' },
   value: { ...COLUMN, description: 'Column of the number shown; the first row is used.' },
   text: { type: 'string', minLength: 1, maxLength: MAX_TEXT_CHARS, description: 'Markdown shown as is (no HTML).' },
+  format: {
+    anyOf: [
+      { enum: [...FORMAT_TYPES] },
+      {
+        type: 'object',
+        properties: {
+          type: { enum: [...FORMAT_TYPES] },
+          currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; the currency type only.' },
+          decimals: { type: 'integer', minimum: 0, maximum: 6 },
+          prefix: { type: 'string', maxLength: 16 },
+          suffix: { type: 'string', maxLength: 16 },
+        },
+        required: ['type'],
+        additionalProperties: false,
+      },
+    ],
+    description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
+  },
 };
 
 const PANEL_TITLES: Record<PanelType, string> = {
