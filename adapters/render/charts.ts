@@ -52,7 +52,7 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
       chart.setOption({
         animation: false,
         color: PALETTE,
-        textStyle: { fontFamily: FONT, fontSize: 12, color: INK },
+        textStyle: { fontFamily: FONT, fontSize: chartFontSize(size), color: INK },
         ...option,
       });
       return { svg: responsive(chart.renderToSVGString(), label), note };
@@ -60,6 +60,11 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
       chart.dispose();
     }
   });
+}
+
+/** Phone drawings are shown near their drawn size, so a point larger keeps their text at 11 px or more once scaled. */
+export function chartFontSize(size: ChartSize): number {
+  return size.width < 480 ? 13 : 12;
 }
 
 /** Fixed pixel sizes become a viewBox-only SVG that CSS scales to its panel. */
@@ -160,25 +165,28 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const buckets = panel.type === 'bar' ? Math.max(8, Math.floor(size.width / (6 * Math.max(1, pivoted.series.length)))) : Math.floor(size.width / 3);
     const { categories, series } = decimate(pivoted.categories, pivoted.series, buckets);
     const sampled = categories.length < pivoted.categories.length;
-    const legend = series.length > 1;
-    const narrow = size.width < 480;
+    const fontSize = chartFontSize(size);
+    const right = new Set(panel.y2 ?? []);
+    const legend = series.length > 1 ? legendOption(series.map((s) => s.name), size, right) : undefined;
+    const plot = { width: size.width - (right.size > 0 ? 120 : 64), height: size.height - (legend?.height ?? 0) - 40 };
     return {
       option: {
-        legend: legend ? { top: 0, left: 'center', icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
-        // The grid shrinks until every axis label fits, so the end labels are not cut at the SVG's edges.
-        grid: { left: 8, right: 16, top: legend ? (narrow ? 48 : 36) : 16, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
+        legend: legend?.option,
+        // The grid shrinks until every axis label and title fits, so nothing is cut at the SVG's edges.
+        grid: { left: 8, right: 16, top: (legend?.height ?? 0) + 16, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
         xAxis: {
           type: 'category',
           data: categories,
           boundaryGap: panel.type === 'bar',
           axisLine: { lineStyle: { color: RULE } },
           axisTick: { show: false },
-          // Overlap checks are cheap here, since decimation caps the category count.
-          axisLabel: { color: INK, hideOverlap: true },
+          axisLabel: { color: INK, fontSize, ...categoryLabels(categories, plot, fontSize) },
+          ...axisTitle(panel.x_title, 'x'),
         },
-        yAxis: valueAxis(),
+        yAxis: right.size > 0 ? [valueAxis(fontSize, axisTitle(panel.y_title, 'y')), valueAxis(fontSize, { splitLine: { show: false } })] : valueAxis(fontSize, axisTitle(panel.y_title, 'y')),
         series: series.map((s) => ({
           name: s.name,
+          yAxisIndex: right.has(s.name) ? 1 : 0,
           type: panel.type === 'bar' ? 'bar' : 'line',
           data: s.values,
           // 'none' rather than showSymbol:false: ECharts skips building the hidden symbols entirely.
@@ -204,14 +212,70 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
   };
 }
 
-function valueAxis(extra: Record<string, unknown> = {}) {
+/** An axis title centred along its axis, moved clear of the tick labels (none when the spec gives no title). */
+function axisTitle(title: string | undefined, axis: 'x' | 'y'): Record<string, unknown> {
+  if (title === undefined || title.trim() === '') return {};
+  return { name: title, nameLocation: 'middle', nameGap: 8, nameMoveOverlap: true, nameTextStyle: { color: INK, fontWeight: 600 }, nameRotate: axis === 'y' ? 90 : 0 };
+}
+
+/** Rough advance width of a label, for choosing a label layout before ECharts measures anything. */
+function labelWidth(text: string, fontSize: number): number {
+  return text.length * fontSize * 0.6;
+}
+
+/**
+ * Every category gets its label: level when the longest fits its slot, wrapped at spaces onto two lines
+ * when each word fits, else turned 45° (90° when slots are narrower than a line of text at 45°). Only
+ * when even upright labels would touch does ECharts pick which to skip.
+ */
+export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number): Record<string, unknown> {
+  const slot = plot.width / Math.max(1, categories.length) - 6;
+  const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
+  if (longest <= slot) return { interval: 0, hideOverlap: false };
+  const words = categories.flatMap((c) => c.split(/\s+/));
+  const twoLines = categories.every((c) => labelWidth(c, fontSize) <= 2 * slot - fontSize);
+  if (slot >= 3 * fontSize && twoLines && words.every((w) => labelWidth(w, fontSize) <= slot)) {
+    return { interval: 0, hideOverlap: false, width: slot, overflow: 'break', lineHeight: fontSize + 2 };
+  }
+  // Turned labels wrap too, so a long one cannot eat the plot; the grid then makes room for their height.
+  const turned = { interval: 0, hideOverlap: false, width: Math.max(60, plot.height * 0.4), overflow: 'break', lineHeight: fontSize + 2 };
+  if (slot + 6 >= fontSize * 2) return { ...turned, rotate: 45 };
+  if (slot + 6 >= fontSize * 1.4) return { ...turned, rotate: 90 };
+  return { hideOverlap: true };
+}
+
+/** A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes. */
+function legendOption(names: readonly string[], size: ChartSize, right: ReadonlySet<string>): { option: Record<string, unknown>; height: number } {
+  const fontSize = chartFontSize(size);
+  const label = (name: string) => (right.has(name) ? `${name} (right axis)` : name);
+  const room = size.width - 32;
+  let lines = 1;
+  let used = 0;
+  for (const name of names) {
+    const item = 12 + 5 + labelWidth(label(name), fontSize) + 16;
+    if (used > 0 && used + item > room) {
+      lines++;
+      used = 0;
+    }
+    used += item;
+  }
+  return {
+    option: {
+      top: 0, left: 'center', width: room, icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16,
+      textStyle: { color: INK }, formatter: label,
+    },
+    height: lines * (fontSize + 10),
+  };
+}
+
+function valueAxis(fontSize: number, extra: Record<string, unknown> = {}) {
   return {
     type: 'value',
     scale: false,
     axisLine: { show: false },
     axisTick: { show: false },
     splitLine: { lineStyle: { color: RULE } },
-    axisLabel: { color: INK, hideOverlap: true, formatter: axisNumber },
+    axisLabel: { color: INK, fontSize, hideOverlap: true, formatter: axisNumber },
     ...extra,
   };
 }
@@ -241,19 +305,22 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
       points.push([xValue, yValue]);
     }
   }
-  const legend = groups.size > 1;
-  return (size) => ({
-    option: {
-      legend: legend ? { top: 0, left: 'center', icon: 'circle', itemWidth: 8, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
-      grid: { left: 8, right: 16, top: legend ? (size.width < 480 ? 48 : 36) : 16, bottom: 8 },
-      xAxis: numericX
-        ? valueAxis({ scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false } })
-        : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, hideOverlap: true } },
-      yAxis: valueAxis({ scale: true }),
-      series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: 500 })),
-    },
-    note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
-  });
+  return (size) => {
+    const legend = groups.size > 1 ? legendOption([...groups.keys()], size, new Set()) : undefined;
+    const fontSize = chartFontSize(size);
+    return {
+      option: {
+        legend: legend && { ...legend.option, icon: 'circle', itemWidth: 8 },
+        grid: { left: 8, right: 16, top: (legend?.height ?? 0) + 16, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+        xAxis: numericX
+          ? valueAxis(fontSize, { scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false }, ...axisTitle(panel.x_title, 'x') })
+          : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, fontSize, hideOverlap: true }, ...axisTitle(panel.x_title, 'x') },
+        yAxis: valueAxis(fontSize, { scale: true, ...axisTitle(panel.y_title, 'y') }),
+        series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: 500 })),
+      },
+      note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
+    };
+  };
 }
 
 function formatShare(percent: number): string {
@@ -281,7 +348,7 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
   const total = slices.reduce((sum, slice) => sum + slice.value, 0);
   const share = new Map(slices.map((slice) => [slice.name, total > 0 ? (slice.value / total) * 100 : 0]));
   // Outside labels get clipped in a narrow panel; a legend beside the ring with each share always fits.
-  return () => ({
+  return (size) => ({
     option: {
       legend: {
         orient: 'vertical',
@@ -291,7 +358,8 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
         itemWidth: 9,
         itemHeight: 9,
         itemGap: 10,
-        textStyle: { color: INK, width: 120, overflow: 'truncate' },
+        // Long names wrap at spaces inside the room right of the ring instead of ending in "..".
+        textStyle: { color: INK, width: Math.floor(size.width * 0.38) - 24, overflow: 'break', lineHeight: chartFontSize(size) + 3 },
         formatter: (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`,
       },
       series: [

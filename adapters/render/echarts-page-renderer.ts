@@ -14,12 +14,12 @@ import { renderChart, type Chart, type ChartSize } from './charts.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { CONTENT_SECURITY_POLICY, PAGE_CSS } from './page-style.js';
+import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS } from './page-style.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 
 export const MAX_TABLE_ROWS = 100;
 export const MAX_TABLE_COLUMNS = 40;
-const NARROW: ChartSize = { width: 420, height: 300 };
+export const NARROW: ChartSize = { width: 340, height: 300 };
 
 /**
  * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the
@@ -153,11 +153,11 @@ export function dataProblem(panel: Panel, data: Dataset | undefined): string | u
 function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
   const width = panelWidth(panel);
-  const wide: ChartSize = { width: Math.max(360, width * 96), height: width >= 9 ? 340 : 300 };
+  const wide: ChartSize = { width: chartWidth(width), height: width >= 9 ? 340 : 300 };
   const label = panel.title || `${panel.type} chart of ${[panel.y].flat().join(', ')} by ${panel.x}`;
   const chartPanel = { ...panel, type: panel.type };
   // A wide chart shrunk onto a phone has unreadable labels, so it gets a second drawing at phone size.
-  const [main, narrow] = renderChart(chartPanel, rows, wide.width > 480 ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
+  const [main, narrow] = renderChart(chartPanel, rows, hasNarrowDrawing(width) ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
   const figure = narrow
     ? `<figure class="chart"><div class="chart-wide">${main.svg}</div><div class="chart-narrow">${narrow.svg}</div></figure>`
     : `<figure class="chart">${main.svg}</figure>`;

@@ -71,13 +71,13 @@ describe('adapters: ECharts page renderer', () => {
         expect(panel.match(/<svg /g), id).to.have.length(2);
         expect(panel).to.contain('<div class="chart-wide"><svg class="chart-svg" role="img"');
         expect(panel).to.contain('<div class="chart-narrow"><svg class="chart-svg"');
-        expect(panel).to.match(/viewBox="0 0 420 300"/);
+        expect(panel).to.match(/viewBox="0 0 340 300"/);
         expect(panel).to.not.match(/<svg[^>]* width="/);
       }
       const pie = panelHtml(html, 'channels');
       expect(pie.match(/<svg /g)).to.have.length(1);
-      expect(pie).to.contain('viewBox="0 0 384 300"');
-      expect(panelHtml(html, 'revenue-trend')).to.contain('viewBox="0 0 768 300"');
+      expect(pie).to.contain('viewBox="0 0 349 300"');
+      expect(panelHtml(html, 'revenue-trend')).to.contain('viewBox="0 0 751 300"');
       expect(panelHtml(html, 'revenue-trend')).to.contain('aria-label="Revenue vs cost"');
     });
 
