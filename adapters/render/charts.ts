@@ -226,7 +226,7 @@ function labelWidth(text: string, fontSize: number): number {
 /**
  * Every category gets its label: level when the longest fits its slot, wrapped at spaces onto two lines
  * when each word fits, else turned 45° (90° when slots are narrower than a line of text at 45°). Only
- * when even upright labels would touch does ECharts pick which to skip.
+ * when even upright labels would touch is every nth labelled.
  */
 export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number): Record<string, unknown> {
   const slot = plot.width / Math.max(1, categories.length) - 6;
@@ -241,7 +241,11 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   const turned = { interval: 0, hideOverlap: false, width: Math.max(60, plot.height * 0.4), overflow: 'break', lineHeight: fontSize + 2 };
   if (slot + 6 >= fontSize * 2) return { ...turned, rotate: 45 };
   if (slot + 6 >= fontSize * 1.4) return { ...turned, rotate: 90 };
-  return { hideOverlap: true };
+  // Too many for all: every nth, counted from the end so the latest is labelled and held inside the plot;
+  // the half-label more of spacing leaves room for that last label, which is right-aligned, not centred.
+  const step = Math.ceil((1.5 * (longest + 12)) / (plot.width / categories.length));
+  const last = categories.length - 1;
+  return { interval: (index: number) => (last - index) % step === 0, hideOverlap: false, alignMaxLabel: 'right' };
 }
 
 /** A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes. */

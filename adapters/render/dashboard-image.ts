@@ -4,7 +4,8 @@ import { escapeHtml } from '../../domain/html.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
 import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, statValue, type Dataset } from './echarts-page-renderer.js';
-import { columnTexts, formatTimestamp, tableCellText, wantsSeparators } from './format.js';
+import { formatTimestamp, tableCellText, wantsSeparators } from './format.js';
+import { shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
 export const PAGE_IMAGE_WIDTH = 1200;
@@ -53,7 +54,7 @@ export function dashboardImageSvg(spec: DashboardSpec, data: Record<string, Row[
     const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
     if (rows === undefined) return undefined;
     if (!columns.has(panel.query!)) columns.set(panel.query!, columnsOf(rows));
-    return { rows, columns: columns.get(panel.query!)! };
+    return { rows, columns: columns.get(panel.query!)!, zone: spec.timezone };
   };
   if (request.panelId !== undefined) {
     const panel = spec.panels.find((p) => p.id === request.panelId);
@@ -189,7 +190,7 @@ function panelBody(panel: Panel, data: Dataset | undefined, width: number, colou
     const { text: value } = statValue(panel, data!);
     return { height: 44, draw: (x, y) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"') };
   }
-  if (panel.type === 'table') return tableBody(data!, width, colours);
+  if (panel.type === 'table') return tableBody(panel, data!, width, colours);
   return chartBody(panel, data!.rows, width, chartHeight, colours);
 }
 
@@ -225,14 +226,15 @@ function chartBody(panel: Panel, rows: Row[], width: number, height: number, col
   };
 }
 
-function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colours): Drawn {
-  const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90))));
+function tableBody(panel: Panel, { rows, columns: every, zone = 'UTC' }: Dataset, width: number, colours: Colours): Drawn {
+  const all = shownColumns(panel, every).columns;
+  const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90)))).map((c) => c.id);
   const shown = rows.slice(0, TABLE_ROWS);
   const columnWidth = width / columns.length;
   const numeric = new Set(columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number')));
   const cells = columns.map((c) => {
     const separators = numeric.has(c) && wantsSeparators(shown.map((row) => row[c]));
-    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : tableCellText(row[c], separators))) : columnTexts(shown.map((row) => row[c]));
+    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : tableCellText(row[c], separators))) : zonedColumnTexts(shown.map((row) => row[c]), zone).texts;
     return texts.map((t, r) => (shown[r]![c] === null || shown[r]![c] === undefined ? '—' : t));
   });
   const note = rows.length > shown.length || all.length > columns.length ? `Showing ${shown.length} of ${rows.length.toLocaleString('en-US')} rows and ${columns.length} of ${all.length} columns.` : '';
@@ -248,7 +250,7 @@ function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colo
     draw: (x, y) => {
       const parts = [`<rect x="${x}" y="${y}" width="${width}" height="${TABLE_ROW_HEIGHT}" fill="${colours['th-bg']}"/>`];
       const place = (c: ReturnType<typeof cell>) => text(x + c.x, c.top, c.text, 13, c.fill, c.anchor + c.weight);
-      columns.forEach((name, i) => parts.push(place(cell(name, i, y + 18, colours.th!, ' font-weight="600"'))));
+      columns.forEach((name, i) => parts.push(place(cell(header(all[i]!, shown.map((row) => row[name]), zone), i, y + 18, colours.th!, ' font-weight="600"'))));
       shown.forEach((_, r) => {
         const top = y + (r + 1) * TABLE_ROW_HEIGHT;
         parts.push(`<rect x="${x}" y="${top}" width="${width}" height="1" fill="${colours['table-border']}"/>`);
@@ -258,6 +260,11 @@ function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colo
       return parts.join('');
     },
   };
+}
+
+/** A column's header in an image: its label, and the zone its instants are shown in, as on the page. */
+function header(column: ShownColumn, values: unknown[], zone: string): string {
+  return zonedColumnTexts(values, zone).zoned ? `${column.label} (${zone})` : column.label;
 }
 
 /** Markdown as plain lines: headings, emphasis, code and links keep their words and lose their marks. */

@@ -11,6 +11,7 @@ import {
 } from '../../domain/dashboard-spec.js';
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
 import { renderChart, type Chart, type ChartSize } from './charts.js';
+import { MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
@@ -18,7 +19,7 @@ import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS } from 
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 
 export const MAX_TABLE_ROWS = 100;
-export const MAX_TABLE_COLUMNS = 40;
+export { MAX_TABLE_COLUMNS };
 export const NARROW: ChartSize = { width: 340, height: 300 };
 
 /**
@@ -35,7 +36,7 @@ export class EchartsPageRenderer {
     const columnsFor = (id: string, rows: Row[]) => columns.get(id) ?? columns.set(id, columnsOf(rows)).get(id)!;
     const panels = spec.panels.map((panel) => {
       const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
-      return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows) });
+      return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows), zone: spec.timezone });
     });
     const html = page(title, spec.description, panels.join('\n'), context);
     const dataJson = JSON.stringify({ renderedAt: context.renderedAt.toISOString(), data: Object.fromEntries(datasets) }, jsonSafe);
@@ -120,6 +121,8 @@ function previewTags(title: string, description: string | undefined, context: Re
 export interface Dataset {
   rows: Row[];
   columns: string[];
+  /** The IANA zone the spec shows instants in (UTC when absent). */
+  zone?: string;
 }
 
 function renderPanel(panel: Panel, data: Dataset | undefined): string {
@@ -128,7 +131,7 @@ function renderPanel(panel: Panel, data: Dataset | undefined): string {
   if (panel.type === 'stat') return section(panel, statBody(panel, data));
   const problem = dataProblem(panel, data);
   if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
-  if (panel.type === 'table') return section(panel, heading + tableBody(data!));
+  if (panel.type === 'table') return section(panel, heading + tableBody(panel, data!));
   return chartSection(panel, heading, data!.rows);
 }
 
@@ -165,15 +168,19 @@ function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   return section(panel, heading + figure + note, narrow ? 'has-narrow' : '');
 }
 
-function tableBody({ rows, columns: all }: Dataset): string {
-  const columns = all.slice(0, MAX_TABLE_COLUMNS);
+function tableBody(panel: Panel, { rows, columns: all, zone = 'UTC' }: Dataset): string {
+  const { columns: listed, cut } = shownColumns(panel, all);
+  const columns = listed.map((c) => c.id);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
   const numeric = new Set(
     columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number' || typeof row[c] === 'bigint')),
   );
   const separators = new Set(columns.filter((c) => numeric.has(c) && wantsSeparators(shown.map((row) => row[c]))));
-  const head = columns.map((c) => `<th scope="col"${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(c)}</th>`).join('');
-  const texts = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, columnTexts(shown.map((row) => row[c]))]));
+  const zoned = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, zonedColumnTexts(shown.map((row) => row[c]), zone)]));
+  const texts = new Map([...zoned].map(([c, column]) => [c, column.texts]));
+  const head = listed
+    .map(({ id, label }) => `<th scope="col"${numeric.has(id) ? ' class="num"' : ''}>${escapeHtml(label)}${zoned.get(id)?.zoned ? ` <span class="zone">(${escapeHtml(zone)})</span>` : ''}</th>`)
+    .join('');
   const body = shown
     .map((row, r) => {
       const cells = columns.map((c) => {
@@ -189,7 +196,7 @@ function tableBody({ rows, columns: all }: Dataset): string {
   if (rows.length > shown.length) {
     notes.push(`Showing the first ${shown.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows.`);
   }
-  if (all.length > columns.length) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
+  if (cut) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
   const note = notes.length ? `<p class="panel-note">${escapeHtml(notes.join(' '))} The full data is in data.json.</p>` : '';
   return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
 }

@@ -79,13 +79,15 @@ ${spans}
 .chart-narrow{display:none}
 .panel-note{margin:8px 0 0;font-size:12px;color:var(--meta)}
 .empty{display:flex;align-items:center;justify-content:center;min-height:120px;margin:0;padding:16px;border:1px dashed var(--dashed);border-radius:8px;color:var(--meta);font-size:14px;text-align:center;overflow-wrap:anywhere}
+.grid>.stat{align-self:start}
 .stat .panel-title{font-size:13px;font-weight:500;color:var(--meta);margin-bottom:4px}
 .stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:var(--heading);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:13px}
-th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid var(--table-border);overflow-wrap:anywhere;min-width:4em}
-th{background:var(--th-bg);color:var(--th);font-weight:600;white-space:nowrap}
+th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid var(--table-border);overflow-wrap:break-word;min-width:4em}
+th{background:var(--th-bg);color:var(--th);font-weight:600}
+th .zone{font-weight:400;color:var(--meta);white-space:nowrap}
 tbody tr:last-child td{border-bottom:0}
 tbody tr:nth-child(even) td{background:var(--stripe)}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

@@ -194,7 +194,7 @@ describe('adapters: ECharts page renderer', () => {
       const rows = Array.from({ length: 10_000 }, (_, i) => ({ t: `2024-01-01T${String(i % 24).padStart(2, '0')}:00:00Z`, v: Math.sin(i / 40) }));
       const panel = panelHtml(render(single({ type: 'line', query: 'd', x: 't', y: 'v', width: 12 }, { d: rows })).html, 'p');
       expect(panel.length).to.be.lessThan(200_000);
-      expect(panel).to.contain('>2024-01-01 00:00<');
+      expect(panel).to.contain('>2024-01-01 15:00<'); // the last point is labelled, at the column's shared precision
     });
   });
 
