@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseDashboardSpec, type Panel, type ChartType } from '../../domain/dashboard-spec.js';
 import { categoryLabels, PALETTE, renderChart } from '../../adapters/render/charts.js';
+import { dashboardImageSvg } from '../../adapters/render/dashboard-image.js';
 import { REGIONS, shareableSpec } from './render-fixture.js';
 
 const spec = shareableSpec();
@@ -76,6 +77,16 @@ describe('adapters: chart axes, labels and legends', () => {
     });
     const svg = renderChart(many.panels[0] as Panel & { type: ChartType }, many.data!.d!, [PHONE], 'c')[0]!.svg;
     expect(texts(svg)).to.include.members(REGIONS);
+  });
+
+  it('escapes markup in axis titles, in the page and in images', () => {
+    const attack = '</text><script>alert(1)</script><text>';
+    const svg = draw({ ...panel('by-region'), x_title: attack, y_title: '"><img src=x onerror=alert(1)>' });
+    expect(svg).to.not.match(/<script|<img/i);
+    expect(svg).to.contain('&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;text&gt;');
+    const withAttack = parseDashboardSpec({ ...JSON.parse(JSON.stringify(spec)), panels: [{ ...panel('by-region'), x_title: attack }] });
+    const image = dashboardImageSvg(withAttack, {}, { fallbackTitle: 'T', renderedAt: new Date(), theme: 'dark' })!.svg;
+    expect(image).to.not.match(/<script/i);
   });
 
   it('draws phone-sized charts with 13 px text and desktop ones with 12 px', () => {
