@@ -64,7 +64,8 @@ function dashboardPage(): Buffer {
   for (let i = 0; rows.join('').length < 51_200; i++) {
     rows.push(`<tr><td>${i}</td><td>region-${i % 7}</td><td>${((i * 7919) % 100_000) / 100}</td></tr>\n`);
   }
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Sales</title></head><body><table>\n${rows.join('')}`;
+  // Its own preview tag keeps the served bytes the published ones (decision 0231), as nginx serves them.
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Sales</title><meta property="og:title" content="Sales"></head><body><table>\n${rows.join('')}`;
   const tail = '</table></body></html>\n';
   return Buffer.from(html.slice(0, 51_200 - tail.length) + tail, 'utf8');
 }

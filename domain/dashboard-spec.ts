@@ -1,9 +1,11 @@
 import { invalid, typeName } from './errors.js';
 import { checkSpecSize } from './limits.js';
+import { checkPlaceholders, parseParams, type SpecParam } from './spec-params.js';
 import {
   checkId, column, field, given, got, isPlainObject, optionalString, refuseUnknownKeys, requiredText,
 } from './spec-reading.js';
 import { parseLabel, parseTableColumns, parseTimezone, parseY2, type TableColumn } from './spec-display.js';
+import { parseAlerts, type SpecAlert } from './spec-alerts.js';
 
 /**
  * The dashboard spec of spec-mode publishes: queries, inline data and panels. Parsing is strict on purpose: an AI client
@@ -46,15 +48,17 @@ export interface DashboardSpec {
   description?: string;
   queries?: Record<string, SpecQuery>;
   data?: Record<string, Row[]>;
+  params?: SpecParam[];
   panels: Panel[];
   /** IANA zone timestamps are shown in (UTC when absent). */
   timezone?: string;
+  alerts?: SpecAlert[];
 }
 
 export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
-const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'panels', 'timezone'];
+const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts', 'timezone'];
 const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'x_title', 'y_title', 'y2', 'columns'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
@@ -132,14 +136,26 @@ export function parseDashboardSpec(input: unknown): DashboardSpec {
   if (given(raw.description)) spec.description = optionalString(raw.description, 'spec.description');
   if (given(raw.queries)) spec.queries = parseQueries(raw.queries);
   if (given(raw.data)) spec.data = parseData(raw.data, spec.queries);
+  if (given(raw.params)) spec.params = parseParams(raw.params);
+  checkParamSources(spec);
   if (given(raw.timezone)) spec.timezone = parseTimezone(raw.timezone, 'spec.timezone');
   spec.panels = parsePanels(raw.panels, spec);
+  if (given(raw.alerts)) spec.alerts = parseAlerts(raw.alerts, [...queryIds(spec), ...Object.keys(spec.data ?? {})], (id) => inlineColumns(spec, id));
   return spec;
 }
 
 /** An own entry of a record keyed by user-chosen ids (never something inherited like "constructor"). */
 export function ownEntry<T>(record: Record<string, T> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Placeholders match parameters, and a parameter's options query names a query or inline data. */
+function checkParamSources(spec: DashboardSpec): void {
+  checkPlaceholders(spec.params ?? [], spec.queries ?? {});
+  for (const [i, param] of (spec.params ?? []).entries()) {
+    if (param.options === undefined || Array.isArray(param.options)) continue;
+    parseQueryRef(param.options.query, `spec.params[${i}].options.query`, spec);
+  }
 }
 
 function parseQueries(value: unknown): Record<string, SpecQuery> {
@@ -312,6 +328,12 @@ export function panelColumnRefs(panel: Panel): Array<[string, string]> {
   if (panel.value !== undefined) refs.push(['value', panel.value]);
   panel.columns?.forEach(({ id }, i) => refs.push([`columns[${i}].id`, id]));
   return refs;
+}
+
+/** An inline data set's columns, or null when `id` names a query (its columns are known only once it runs). */
+function inlineColumns(spec: DashboardSpec, id: string): string[] | null {
+  const rows = ownEntry(spec.data, id);
+  return rows ? columnsOf(rows) : null;
 }
 
 /** Column names in first-seen order across rows (rows need not share one shape). */

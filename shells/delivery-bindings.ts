@@ -5,10 +5,10 @@
  */
 import type { Container } from 'inversify';
 import type { Settings } from '../application/ports/settings.js';
-import { DeliveryAddresses, DeliverySecretSealer, MailSender, UnsubscribeSealer, WebhookPoster } from '../application/ports/delivery-ports.js';
+import { DeliveryAddresses, DeliverySecretSealer, MailSender, UnsubscribeSealer, WebhookPoster, type DeliveryJob } from '../application/ports/delivery-ports.js';
 import type { SecretSealer } from '../application/ports/secret-sealer.js';
 import { Deliver } from '../application/delivery/deliver.js';
-import { DeliveryScheduler } from '../application/delivery/delivery-scheduler.js';
+import { AfterRefresh } from '../application/delivery/after-refresh.js';
 import { RefreshFollowUps } from '../application/ports/refresh-follow-ups.js';
 import { SecretBox } from '../adapters/crypto/secret-box.js';
 import { HttpWebhookPoster } from '../adapters/http/http-webhook-poster.js';
@@ -26,18 +26,18 @@ export function bindDelivery(container: Container, settings: Settings, ownPorts:
   container.bind<SecretSealer>(DeliverySecretSealer).toConstantValue(SecretBox.fromSettings(settings, 'delivery webhook secrets'));
   container.bind<SecretSealer>(UnsubscribeSealer).toConstantValue(SecretBox.fromSettings(settings, 'delivery unsubscribe links'));
   container.bind<DeliveryAddresses>(DeliveryAddresses).toConstantValue(deliveryAddresses(settings));
-  container.bind<RefreshFollowUps>(RefreshFollowUps).toService(DeliveryScheduler);
+  container.bind<RefreshFollowUps>(RefreshFollowUps).to(AfterRefresh);
   // Deliveries queued in memory run in this process as they arrive: wiring their handler starts no timer.
   if (container.isBound(MemoryDeliveryQueue)) {
-    container.get(MemoryDeliveryQueue).work(async (job) => void (await container.get(Deliver).run(job.subscriptionId, { final: true })));
+    container.get(MemoryDeliveryQueue).work(async (job) => void (await container.get(Deliver).run(job.subscriptionId, { final: true, alert: job.alert })));
   }
 }
 
 /** The pg-boss delivery handler: a failure that will be retried is thrown; the last one is recorded and logged. */
 export function deliveryHandler(container: Container, logger: Logger) {
   const log = logger.child({ component: 'delivery' });
-  return async (job: { subscriptionId: string; key: string }, final: boolean): Promise<void> => {
-    const outcome = await container.get(Deliver).run(job.subscriptionId, { final });
+  return async (job: DeliveryJob, final: boolean): Promise<void> => {
+    const outcome = await container.get(Deliver).run(job.subscriptionId, { final, alert: job.alert });
     if (outcome.status === 'failed') log.warn({ subscriptionId: job.subscriptionId, key: job.key, reason: outcome.error, paused: outcome.paused }, 'delivery failed after its retries');
   };
 }

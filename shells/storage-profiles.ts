@@ -20,9 +20,13 @@ import { IN_PROCESS_ONLY, TokenInvalidations, UNHEARD } from '../application/por
 import { ViewCounter } from '../application/ports/view-counter.js';
 import { ViewerTickets } from '../application/ports/viewer-tickets.js';
 import { ShareLinkStore } from '../application/ports/share-link-store.js';
+import { ParamRenderStore } from '../application/ports/param-render-store.js';
 import { EmbedStore } from '../application/ports/embed-store.js';
 import { SubscriptionStore } from '../application/ports/subscription-store.js';
 import { DeliveryQueue } from '../application/ports/delivery-ports.js';
+import { AlertStateStore } from '../application/ports/alert-state-store.js';
+import { MemoryAlertStateStore } from '../adapters/memory/memory-alert-state-store.js';
+import { PostgresAlertStateStore } from '../adapters/postgres/postgres-alert-state-store.js';
 import { MemorySubscriptionStore } from '../adapters/memory/memory-subscription-store.js';
 import { PostgresSubscriptionStore } from '../adapters/postgres/postgres-subscription-store.js';
 import { MemoryDeliveryQueue } from '../adapters/jobs/memory-delivery-queue.js';
@@ -40,6 +44,7 @@ import { MemoryRefreshStateStore } from '../adapters/memory/memory-refresh-state
 import { MemoryViewCounter } from '../adapters/memory/memory-view-counter.js';
 import { MemoryViewerTickets } from '../adapters/memory/memory-viewer-tickets.js';
 import { MemoryShareLinkStore } from '../adapters/memory/memory-share-link-store.js';
+import { MemoryParamRenderStore } from '../adapters/memory/memory-param-render-store.js';
 import { MemoryEmbedStore } from '../adapters/memory/memory-embed-store.js';
 import { attachOrStartEmbedded } from '../adapters/pglite/embedded-postgres.js';
 import { PgTokenInvalidations } from '../adapters/postgres/pg-token-invalidations.js';
@@ -55,6 +60,7 @@ import { TypeormRefreshStateStore } from '../adapters/postgres/typeorm-refresh-s
 import { TypeormViewCounter } from '../adapters/postgres/typeorm-view-counter.js';
 import { TypeormViewerTickets } from '../adapters/postgres/typeorm-viewer-tickets.js';
 import { PostgresShareLinkStore } from '../adapters/postgres/postgres-share-link-store.js';
+import { PostgresParamRenderStore } from '../adapters/postgres/postgres-param-render-store.js';
 import { PostgresEmbedStore } from '../adapters/postgres/postgres-embed-store.js';
 import type { Logger } from './logger.js';
 
@@ -109,8 +115,10 @@ function memoryStorage(): ContainerModule {
     bind<ViewCounter>(ViewCounter).toConstantValue(views);
     bind<ViewerTickets>(ViewerTickets).toConstantValue(new MemoryViewerTickets());
     bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new MemoryShareLinkStore());
+    bind<ParamRenderStore>(ParamRenderStore).toConstantValue(new MemoryParamRenderStore());
     bind<EmbedStore>(EmbedStore).toConstantValue(new MemoryEmbedStore());
     bind<SubscriptionStore>(SubscriptionStore).toConstantValue(new MemorySubscriptionStore());
+    bind<AlertStateStore>(AlertStateStore).toConstantValue(new MemoryAlertStateStore());
     const deliveries = new MemoryDeliveryQueue();
     bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveries);
     bind(MemoryDeliveryQueue).toConstantValue(deliveries);
@@ -189,8 +197,10 @@ function databaseModule(
     bind<ViewCounter>(ViewCounter).toConstantValue(new TypeormViewCounter(dataSource));
     bind<ViewerTickets>(ViewerTickets).toConstantValue(new TypeormViewerTickets(dataSource));
     bind<ShareLinkStore>(ShareLinkStore).toConstantValue(new PostgresShareLinkStore(dataSource));
+    bind<ParamRenderStore>(ParamRenderStore).toConstantValue(new PostgresParamRenderStore(dataSource));
     bind<EmbedStore>(EmbedStore).toConstantValue(new PostgresEmbedStore(dataSource, SecretBox.fromSettings(settings, 'embed secret')));
     bind<SubscriptionStore>(SubscriptionStore).toConstantValue(new PostgresSubscriptionStore(dataSource));
+    bind<AlertStateStore>(AlertStateStore).toConstantValue(new PostgresAlertStateStore(dataSource));
     bind<DeliveryQueue>(DeliveryQueue).toConstantValue(new PgBossDeliveryQueue(queue));
     bind<ConnectionStore>(ConnectionStore).toConstantValue(new TypeormConnectionStore(dataSource, SecretBox.fromSettings(settings)));
     bind<RefreshStateStore>(RefreshStateStore).toConstantValue(new TypeormRefreshStateStore(dataSource));

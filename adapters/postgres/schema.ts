@@ -46,6 +46,8 @@ import { RefreshRetryWindow1700000015900 } from './migrations/1700000015900-refr
 import { ShareLinks1700000016000 } from './migrations/1700000016000-share-links.js';
 import { Embeds1700000016100 } from './migrations/1700000016100-embeds.js';
 import { DeliverySubscriptions1700000016600 } from './migrations/1700000016600-delivery-subscriptions.js';
+import { AlertStates1700000017000 } from './migrations/1700000017000-alert-states.js';
+import { ParamRenders1700000017200 } from './migrations/1700000017200-param-renders.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: MixedList<Function | string | EntitySchema> = [
@@ -97,4 +99,6 @@ export const MIGRATIONS: Function[] = [
   ShareLinks1700000016000,
   Embeds1700000016100,
   DeliverySubscriptions1700000016600,
+  AlertStates1700000017000,
+  ParamRenders1700000017200,
 ];

@@ -15,7 +15,9 @@ import { MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-colum
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS } from './page-style.js';
+import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
+import { paramForm } from './param-form.js';
+import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 
 export const MAX_TABLE_ROWS = 100;
@@ -38,7 +40,8 @@ export class EchartsPageRenderer {
       const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
       return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows), zone: spec.timezone });
     });
-    const html = page(title, spec.description, panels.join('\n'), context);
+    const form = paramForm(spec, datasets, context.values);
+    const html = page(title, spec.description, form, panels.join('\n'), context, (spec.params ?? []).length > 0);
     const dataJson = JSON.stringify({ renderedAt: context.renderedAt.toISOString(), data: Object.fromEntries(datasets) }, jsonSafe);
     return { html, dataJson };
   }
@@ -55,7 +58,7 @@ export function collectDatasets(spec: DashboardSpec, data: Record<string, Row[]>
   return datasets;
 }
 
-function page(title: string, description: string | undefined, body: string, context: RenderContext): string {
+function page(title: string, description: string | undefined, form: string, body: string, context: RenderContext, hasForm: boolean): string {
   const at = context.renderedAt;
   const dataLink = /^https?:\/\//i.test(context.url)
     ? `<a href="${escapeHtml(context.url.replace(/\/+$/, ''))}/data.json">Data (JSON)</a>`
@@ -66,7 +69,7 @@ function page(title: string, description: string | undefined, body: string, cont
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${hasForm ? PARAMS_PAGE_POLICY : CONTENT_SECURITY_POLICY}">`,
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
     previewTags(title, description, context),
@@ -79,6 +82,7 @@ function page(title: string, description: string | undefined, body: string, cont
     description ? `<p class="description">${escapeHtml(description)}</p>` : '',
     `<p class="meta">Last refreshed <time datetime="${at.toISOString()}">${formatTimestamp(at)}</time></p>`,
     '</header>',
+    form,
     `<main class="grid">\n${body}\n</main>`,
     dataLink ? `<footer class="page-footer">${dataLink}</footer>` : '',
     '</div>',
@@ -89,33 +93,10 @@ function page(title: string, description: string | undefined, body: string, cont
     .join('\n');
 }
 
-/** Text for a one-line preview tag: escaped, no line breaks, bounded. */
-function previewText(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return escapeHtml(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
-}
-
-/**
- * Link-preview tags (Open Graph, Twitter) on one line, so the host can drop them whole from any answer
- * that is not public. The image is the dashboard's PNG on the same host; pages rendered without an
- * http(s) URL get none.
- */
+/** The spec page's link-preview tags: the spec's description, else when it was last refreshed. */
 function previewTags(title: string, description: string | undefined, context: RenderContext): string {
-  if (!/^https?:\/\//i.test(context.url)) return '';
-  const url = new URL(context.url);
-  const slug = url.pathname.replace(/\/+$/, '').split('/').pop() ?? '';
-  const image = `${url.origin}/_image/${encodeURIComponent(slug)}.png`;
   const summary = description?.trim() ? description : `Dashboard, last refreshed ${formatTimestamp(context.renderedAt)}`;
-  return [
-    PREVIEW_TAGS_START,
-    `<meta property="og:title" content="${previewText(title, 200)}">`,
-    `<meta property="og:description" content="${previewText(summary, 300)}">`,
-    `<meta property="og:url" content="${escapeHtml(context.url)}">`,
-    `<meta property="og:image" content="${escapeHtml(image)}">`,
-    `<meta property="og:image:width" content="1200">`,
-    `<meta property="og:image:alt" content="${previewText(title, 200)}">`,
-    '<meta name="twitter:card" content="summary_large_image">',
-  ].join('');
+  return previewTagsLine({ title, description: summary, url: context.url, imageWidth: 1200 });
 }
 
 export interface Dataset {

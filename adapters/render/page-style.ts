@@ -2,6 +2,8 @@ import type { ImageTheme } from '../../domain/page-theme.js';
 
 /** The page's only stylesheet, inlined (the CSP allows inline styles and nothing external). */
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+/** A page with parameters submits its GET form to itself, and nowhere else. */
+export const PARAMS_PAGE_POLICY = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
 
 
 /** Both themes' colours: the page switches between them with CSS variables, the images draw with one set. */
@@ -103,6 +105,12 @@ tbody tr:nth-child(even) td{background:var(--stripe)}
 .prose pre{background:var(--code-bg);border-radius:8px;padding:10px 12px;overflow-x:auto}
 .prose pre code{background:none;padding:0}
 .prose blockquote{border-left:3px solid var(--dashed);padding-left:12px;color:var(--muted)}
+.params{display:flex;flex-wrap:wrap;gap:10px 16px;align-items:flex-end;margin:0 0 20px;padding:12px 14px;background:var(--panel);border:1px solid var(--border);border-radius:12px}
+.params label{display:flex;flex-direction:column;gap:4px;font-size:13px;color:var(--meta)}
+.params input,.params select,.params button{font:inherit;font-size:14px;color:var(--text);background:var(--bg);border:1px solid var(--border);border-radius:6px;padding:5px 8px;min-height:32px}
+.params .range{display:flex;gap:6px}
+.params button{cursor:pointer;font-weight:600}
+.notice{margin:0 0 16px;padding:10px 14px;border:1px solid var(--dashed);border-radius:8px;color:var(--text);overflow-wrap:anywhere}
 .page-footer{margin-top:28px;font-size:12px;color:var(--footer)}
 .page-footer a{color:var(--footer)}
 ${narrowSwaps}

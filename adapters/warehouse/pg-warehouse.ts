@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DomainError } from '../../domain/errors.js';
+import type { BindValue } from '../../domain/spec-params.js';
 import type { SqlValidator } from '../../application/ports/sql-validator.js';
 import {
   DEFAULT_RUN_LIMITS,
@@ -63,14 +64,15 @@ class PgTarget implements SqlTarget {
   ) {}
 
   /** Described first (`LIMIT 0`), so the database can measure each result column's cells before sending them. */
-  async run(sql: string, limits: Partial<RunLimits> = {}): Promise<QueryResult> {
+  async run(sql: string, limits: Partial<RunLimits> = {}, bound: readonly BindValue[] = []): Promise<QueryResult> {
+    const values = [...bound];
     const { rowCap, timeoutMs } = { ...DEFAULT_RUN_LIMITS, ...limits };
     const { statement } = await this.validator.validate(sql);
     return withClient(this.url, timeoutMs, this.gate, (client) =>
       readOnly(client, timeoutMs, async () => {
-        const described = await client.query({ name: `d${randomUUID()}`, text: `SELECT * FROM (\n${statement}\n) AS dashpub_query LIMIT 0` });
+        const described = await client.query({ name: `d${randomUUID()}`, text: `SELECT * FROM (\n${statement}\n) AS dashpub_query LIMIT 0`, values });
         const columns = await typeNames(client, described.fields);
-        const result = await client.query({ name: `q${randomUUID()}`, text: byteCapped(statement, columns.length, rowCap, this.caps) }).catch((err: unknown) => {
+        const result = await client.query({ name: `q${randomUUID()}`, text: byteCapped(statement, columns.length, rowCap, this.caps), values }).catch((err: unknown) => {
           throw cellCapRefusal(err instanceof Error ? err.message : '', columns, this.caps) ?? err;
         });
         return { columns, ...cappedRows(result.rows as Array<Record<string, unknown>>, columns, rowCap, this.caps) };
@@ -78,10 +80,10 @@ class PgTarget implements SqlTarget {
     );
   }
 
-  async explain(sql: string): Promise<void> {
+  async explain(sql: string, bound: readonly BindValue[] = []): Promise<void> {
     const { statement } = await this.validator.validate(sql);
     await withClient(this.url, DEFAULT_RUN_LIMITS.timeoutMs, this.gate, (client) =>
-      readOnly(client, DEFAULT_RUN_LIMITS.timeoutMs, () => client.query({ name: `e${randomUUID()}`, text: `EXPLAIN ${statement}` })),
+      readOnly(client, DEFAULT_RUN_LIMITS.timeoutMs, () => client.query({ name: `e${randomUUID()}`, text: `EXPLAIN ${statement}`, values: [...bound] })),
     );
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../../domain/errors.js';
+import type { BindValue } from '../../domain/spec-params.js';
 import type { Row } from '../../domain/dashboard-spec.js';
 import type { SqlValidator } from '../../application/ports/sql-validator.js';
 import {
@@ -77,16 +78,16 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
     this.options = { ...DEFAULT_SANDBOX_OPTIONS, ...options };
   }
 
-  async run(owner: string, tables: MetricsTables, sql: string, limits: Partial<RunLimits> = {}): Promise<QueryResult> {
+  async run(owner: string, tables: MetricsTables, sql: string, limits: Partial<RunLimits> = {}, values: readonly BindValue[] = []): Promise<QueryResult> {
     const { rowCap, timeoutMs } = { ...DEFAULT_RUN_LIMITS, ...limits };
     const { statement } = await this.validator.validate(sql);
-    const reply = await this.submit(owner, tables, { op: 'run', statement, rowCap }, timeoutMs);
+    const reply = await this.submit(owner, tables, { op: 'run', statement, rowCap, values: [...values] }, timeoutMs);
     return { columns: reply.columns, rows: reply.rows as Row[], truncated: reply.truncated };
   }
 
-  async explain(owner: string, tables: MetricsTables, sql: string): Promise<void> {
+  async explain(owner: string, tables: MetricsTables, sql: string, values: readonly BindValue[] = []): Promise<void> {
     const { statement } = await this.validator.validate(sql);
-    await this.submit(owner, tables, { op: 'explain', statement, rowCap: 0 }, DEFAULT_RUN_LIMITS.timeoutMs);
+    await this.submit(owner, tables, { op: 'explain', statement, rowCap: 0, values: [...values] }, DEFAULT_RUN_LIMITS.timeoutMs);
   }
 
   async close(): Promise<void> {
@@ -94,7 +95,7 @@ export class PgliteMetricsSandbox implements MetricsSandbox {
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
-  private async submit(owner: string, tables: MetricsTables, op: Pick<SandboxRequest, 'op' | 'statement' | 'rowCap'>, timeoutMs: number) {
+  private async submit(owner: string, tables: MetricsTables, op: Pick<SandboxRequest, 'op' | 'statement' | 'rowCap' | 'values'>, timeoutMs: number) {
     let version = this.digests.get(tables);
     if (!version) {
       version = createHash('sha256').update(JSON.stringify(tables)).digest('base64url');

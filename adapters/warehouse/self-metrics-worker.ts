@@ -26,6 +26,8 @@ export interface SandboxRequest {
   version: string;
   tables?: Record<(typeof TABLES)[number], unknown[]>;
   statement: string;
+  /** Bound to the statement's `$n` parameters. */
+  values: Array<string | null>;
   rowCap: number;
   caps: ByteCaps;
 }
@@ -101,6 +103,7 @@ async function load(request: SandboxRequest): Promise<PGlite> {
 
 async function query(db: PGlite, request: SandboxRequest) {
   const described = await db.describeQuery(request.statement);
+  const values = request.values;
   const fields = described.resultFields;
   const oids = [...new Set(fields.map((f) => f.dataTypeID))];
   const types = await db.query<{ oid: number; name: string }>(
@@ -110,7 +113,7 @@ async function query(db: PGlite, request: SandboxRequest) {
   const names = new Map(types.rows.map((r) => [r.oid, r.name]));
   const columns = fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' }));
   const result = await db
-    .query<Record<string, unknown>>(byteCapped(request.statement, columns.length, request.rowCap, request.caps))
+    .query<Record<string, unknown>>(byteCapped(request.statement, columns.length, request.rowCap, request.caps), values)
     .catch((err: unknown) => {
       throw cellCapRefusal(err instanceof Error ? err.message : '', columns, request.caps) ?? err;
     });
@@ -124,7 +127,7 @@ async function handle(request: SandboxRequest, started: () => void): Promise<San
     await db.exec('BEGIN READ ONLY');
     try {
       if (request.op === 'explain') {
-        await db.query(`EXPLAIN ${request.statement}`);
+        await db.query(`EXPLAIN ${request.statement}`, request.values);
         return { ok: true, columns: [], rows: [], truncated: false, loaded };
       }
       return { ok: true, ...(await query(db, request)), loaded };

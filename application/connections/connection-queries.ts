@@ -1,5 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { parseConnectionRef, connectionRefText } from '../../domain/connection-ref.js';
+import { invalid } from '../../domain/errors.js';
+import { bindParams, checkQueryPlaceholders, defaultValues, parseParams } from '../../domain/spec-params.js';
 import { ConnectionStore } from '../ports/connection-store.js';
 import { SqlValidator } from '../ports/sql-validator.js';
 import type { Principal } from '../ports/token-verifier.js';
@@ -18,6 +20,8 @@ export interface ConnectionArg {
 /** validate_cube_sql's input. */
 export interface SqlCheck extends ConnectionArg {
   sql: string;
+  /** The spec's `params` the query's placeholders name, as sent; checked and bound with their defaults. */
+  params?: unknown;
 }
 
 /** A query that parsed, EXPLAINed and ran: its normalised statement, result columns and first rows. */
@@ -58,12 +62,18 @@ export class ConnectionQueries {
 
   async validate(principal: Principal, check: SqlCheck): Promise<ValidatedSql> {
     const ref = parseConnectionRef(check.connection);
+    const params = check.params === undefined || check.params === null ? [] : parseParams(check.params, 'params');
+    if (typeof check.sql !== 'string') throw invalid('sql must be a string');
+    const used = checkQueryPlaceholders(params, check.sql, 'sql', 'params');
+    const unused = params.find((p) => !used.has(p.id));
+    if (unused) throw invalid(`params "${unused.id}" is never used by sql`);
+    const bound = bindParams(check.sql, params, defaultValues(params));
     // Parse first: a syntax error needs no connection and costs nothing.
-    const { statement } = await this.validator.validate(check.sql);
+    const { statement } = await this.validator.validate(bound.sql);
     const target = await this.scopes.resolve(principal, undefined);
     const { sql, warnings } = await this.access.sqlTarget(principal, target, ref);
-    await sql.explain(statement);
-    const sample = await sql.run(statement, { rowCap: SAMPLE_ROWS });
+    await sql.explain(statement, bound.values);
+    const sample = await sql.run(statement, { rowCap: SAMPLE_ROWS }, bound.values);
     return { connection: connectionRefText(ref), statement, columns: sample.columns, sampleRows: sample.rows, warnings };
   }
 }

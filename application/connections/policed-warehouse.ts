@@ -1,4 +1,5 @@
 import type { WarehouseAddressPolicy } from '../ports/warehouse-address-policy.js';
+import type { BindValue } from '../../domain/spec-params.js';
 import type { QueryResult, RunLimits, SqlTarget, TableInfo, Warehouse } from '../ports/warehouse.js';
 
 /**
@@ -20,8 +21,8 @@ export class PolicedWarehouse implements Warehouse {
       return work();
     };
     return {
-      run: (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => checked(() => target.run(sql, limits)),
-      explain: (sql: string): Promise<void> => checked(() => target.explain(sql)),
+      run: (sql: string, limits?: Partial<RunLimits>, values?: readonly BindValue[]): Promise<QueryResult> => checked(() => target.run(sql, limits, values)),
+      explain: (sql: string, values?: readonly BindValue[]): Promise<void> => checked(() => target.explain(sql, values)),
       introspect: (): Promise<TableInfo[]> => checked(() => target.introspect()),
     };
   }

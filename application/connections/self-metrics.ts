@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { OwnerRef } from '../../domain/scope.js';
+import type { BindValue } from '../../domain/spec-params.js';
 import { DashboardStore, type DashboardRecord } from '../ports/dashboard-store.js';
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import { ViewCounter } from '../ports/view-counter.js';
@@ -55,8 +56,9 @@ export class SelfMetricsService implements SelfMetrics {
     let rows: Promise<MetricsTables> | undefined;
     const tables = () => (rows ??= this.tables(owner));
     return {
-      run: async (sql: string, limits?: Partial<RunLimits>): Promise<QueryResult> => this.sandbox.run(key, await tables(), sql, limits),
-      explain: async (sql: string) => this.sandbox.explain(key, await tables(), sql),
+      run: async (sql: string, limits?: Partial<RunLimits>, values?: readonly BindValue[]): Promise<QueryResult> =>
+        this.sandbox.run(key, await tables(), sql, limits, values),
+      explain: async (sql: string, values?: readonly BindValue[]) => this.sandbox.explain(key, await tables(), sql, values),
       introspect: async () => SELF_VIEWS,
     };
   }

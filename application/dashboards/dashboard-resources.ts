@@ -4,7 +4,8 @@ import { DashboardStore } from '../ports/dashboard-store.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import type { Target } from '../../domain/scope.js';
+import { ServeDashboardImage, type ImageAsk, type ImageOutcome } from '../hosting/serve-image.js';
+import { ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
 import { ListDashboards, type DashboardPage } from './list-dashboards.js';
 import { loadSummary } from '../dashboard-lookup.js';
 import { pickFilename, readBody, type BodyView } from './get-dashboard.js';
@@ -20,6 +21,7 @@ export class DashboardResources {
     @inject(ScopeResolver) private readonly scopes: ScopeResolver,
     @inject(ListDashboards) private readonly listing: ListDashboards,
     @inject(ServedFiles) private readonly served: ServedFiles,
+    @inject(ServeDashboardImage) private readonly images: ServeDashboardImage,
   ) {}
 
   async list(principal: Principal, cursor: string | undefined): Promise<DashboardPage> {
@@ -34,6 +36,23 @@ export class DashboardResources {
     const files = (await this.served.manifest(dashboard, current)) ?? current.files;
     const filename = pickFilename(undefined, files);
     return { body: await readBody(this.store, files, filename), contentType: files[filename].contentType, dashboard: dashboard.slug };
+  }
+
+  /**
+   * The dashboard's image (its card for a page published as a body) as the caller's authorization sees it:
+   * the same tenant check as `read`, then the host's drawing and cache, so each image is drawn once.
+   */
+  async image(principal: Principal, handle: string, slug: string, ask: ImageAsk): Promise<Exclude<ImageOutcome, { kind: 'moved' | 'sign_in' | 'not_found' }>> {
+    const target = await this.targetFor(principal, handle);
+    const missing = new DomainError('not_found', `No dashboard at ${handle}/${slug}`);
+    if (!target) throw missing;
+    const { dashboard, current } = await loadSummary(this.store, target, slug, missing, true);
+    const manifest = (await this.served.manifest(dashboard, current)) ?? current.files;
+    const site = { subdomain: subdomainOf(target), owner: ownerOf(target) };
+    // Seen through the caller's own authorization: never an answer for shared caches.
+    const outcome = await this.images.imageOf(site, { dashboard, versionId: dashboard.currentVersionId, manifest }, 'private', ask);
+    if (outcome.kind !== 'image' && outcome.kind !== 'not_modified') throw missing;
+    return outcome;
   }
 
   /** The caller's own handle, or a workspace the grant may act on; anything else reads as missing. */

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { invalid } from '../../domain/errors.js';
+import { storedParams, type SpecParam } from '../../domain/spec-params.js';
 import { validateFilename, validateSlug, DEFAULT_FILENAME } from '../../domain/names.js';
 import type { Target } from '../../domain/scope.js';
 import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord, type VersionSummary } from '../ports/dashboard-store.js';
@@ -75,6 +76,8 @@ export interface DashboardFound {
   body: BodyView | null;
   /** Only when asked for: the spec's summary, or null for a dashboard published as a file. */
   summary?: SpecSummary | null;
+  /** The spec's parameters with their defaults; empty for a body dashboard or a spec without any. */
+  params: SpecParam[];
 }
 
 /** get_dashboard: metadata, URL, files and current version; a file's body on request. */
@@ -102,11 +105,17 @@ export class GetDashboard {
       current,
       aliasOf: viaAlias ? dashboard.slug : null,
       body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard, current)) ?? current.files, bodyFile) : null,
+      params: [],
     };
-    if (withSpec) {
-      const spec = 'spec' in current ? (current.spec as DashboardSpec | null) : null;
-      found.summary = spec ? await this.summaries.summarize(dashboard, current, spec) : null;
-    }
+    // A summary has the spec at hand; otherwise it is read only for a spec version, to list its parameters.
+    const spec = 'spec' in current ? (current.spec as DashboardSpec | null) : undefined;
+    const isSpec = 'kind' in current ? current.kind === 'spec' : spec !== null;
+    if (isSpec) found.params = spec ? storedParams(spec) : await this.params(dashboard.id, current.id);
+    if (withSpec) found.summary = spec ? await this.summaries.summarize(dashboard, current, spec) : null;
     return found;
+  }
+
+  private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {
+    return storedParams((await this.store.getVersion(dashboardId, versionId))?.spec);
   }
 }

@@ -14,7 +14,11 @@ import type { Principal } from '../ports/token-verifier.js';
 import { ViewCounter } from '../ports/view-counter.js';
 import { nextRuns } from '../refresh/cron.js';
 import { ManageRefresh } from '../refresh/manage-refresh.js';
+import { AlertStates, type AlertView } from '../alerts/alert-states.js';
+import type { FailureStreak } from '../ports/alert-state-store.js';
 import { ScopeResolver } from '../scope-resolver.js';
+import type { ImageAsk } from '../hosting/serve-image.js';
+import { DashboardResources } from './dashboard-resources.js';
 import { DeleteDashboard } from './delete-dashboard.js';
 import { DashboardVersions, type VersionList } from './dashboard-versions.js';
 import { GetDashboard, type DashboardFound } from './get-dashboard.js';
@@ -71,6 +75,9 @@ export interface DashboardDetail {
   dailyViews: Array<{ day: string; views: number }>;
   /** Set when the person may start a refresh here; else why not (the tool's own refusal). */
   refreshRefusal: string | null;
+  /** The spec's alerts with their states, and the refreshes failing in a row now (null when the last run worked). */
+  alerts: AlertView[];
+  failureStreak: FailureStreak | null;
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -98,6 +105,8 @@ export class OwnerDashboards {
     @inject(DeleteDashboard) private readonly deleteDashboard: DeleteDashboard,
     @inject(DashboardVersions) private readonly versions: DashboardVersions,
     @inject(ManageRefresh) private readonly refreshTools: ManageRefresh,
+    @inject(DashboardResources) private readonly resources: DashboardResources,
+    @inject(AlertStates) private readonly alertStates: AlertStates,
   ) {}
 
   /** The person's own account first, then their workspaces by name. */
@@ -140,12 +149,14 @@ export class OwnerDashboards {
   async detail(userId: string, ownerName: string, slug: string): Promise<DashboardDetail> {
     const { principal, args, target, owner } = await this.reach(userId, ownerName);
     const { dashboard, current } = await this.getDashboard.execute(principal, { ...args, slug });
-    const [aliases, versions, status, runs, daily] = await Promise.all([
+    const [aliases, versions, status, runs, daily, alerts, failureStreak] = await Promise.all([
       this.store.listAliases(dashboard.id),
       this.versions.list(principal, { ...args, slug: dashboard.slug }),
       this.refreshTools.status(principal, { ...args, slug: dashboard.slug }),
       this.catalog.recentRuns(dashboard.id, RECENT_RUNS),
       this.views.daily([dashboard.id], this.viewsFromDay()),
+      this.alertStates.of(dashboard),
+      this.alertStates.failureStreak(dashboard),
     ]);
     const perDay = new Map(daily.map((d) => [d.day, d.views]));
     const dailyViews = this.lastDays().map((day) => ({ day, views: perDay.get(day) ?? 0 }));
@@ -163,6 +174,8 @@ export class OwnerDashboards {
       dailyViews,
       // The refusal trigger_refresh gives on a workspace target, word for word.
       refreshRefusal: target.kind === 'workspace' ? triggerRefreshWorkspaceRefusal().message : null,
+      alerts,
+      failureStreak,
     };
   }
 
@@ -214,6 +227,12 @@ export class OwnerDashboards {
     const allowed = await this.limiter.consume('trigger_refresh', userId, limit, RATE_WINDOW_SECONDS).catch(() => true); // fail open; limiter adapters log their own failures
     if (!allowed) throw toolRateLimited('trigger_refresh');
     return this.refreshTools.trigger(principal, { ...args, slug });
+  }
+
+  /** The dashboard's image as its thumbnail: the same reach as every page here, then the resource read's check. */
+  async thumbnail(userId: string, ownerName: string, slug: string, ask: ImageAsk) {
+    const { principal } = await this.reach(userId, ownerName);
+    return this.resources.image(principal, ownerName, slug, ask);
   }
 
   /** The owner a path names, if the person may act on it: their handle, or a workspace they belong to. */

@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
 import { deliveryErrorText, PAUSE_AFTER_FAILURES } from '../../domain/subscriptions.js';
-import type { OwnerRef } from '../../domain/scope.js';
 import { AccountStore } from '../ports/account-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
 import { ShareLinkStore } from '../ports/share-link-store.js';
@@ -9,12 +8,15 @@ import { shareLinkStatus } from '../../domain/share-links.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DashboardStore } from '../ports/dashboard-store.js';
-import { DeliveryAddresses, DeliverySecretSealer, MailSender, UnsubscribeSealer, WebhookPoster } from '../ports/delivery-ports.js';
+import { DeliveryAddresses, DeliverySecretSealer, MailSender, UnsubscribeSealer, WebhookPoster, type AlertNotice } from '../ports/delivery-ports.js';
 import { RefreshStateStore } from '../ports/refresh-state-store.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
 import { SubscriptionStore, type StoredSubscription } from '../ports/subscription-store.js';
 import { SharingTargets } from '../sharing/sharing-targets.js';
 import { DeliveryImage } from './delivery-image.js';
+import { AlertStates, type AlertView } from '../alerts/alert-states.js';
+import { alertEmail, alertSlackMessage } from './alert-message.js';
+import { ownerAddresses } from '../alerts/owner-addresses.js';
 import { deliveryEmail, pausedNotice, SIGNATURE_HEADER, slackMessage, TIMESTAMP_HEADER, webhookBody, webhookSignature, type DeliveryContent } from './delivery-message.js';
 
 export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; error: string; paused: boolean } | { status: 'skipped'; reason: string };
@@ -41,16 +43,17 @@ export class Deliver {
     @inject(ShareLinkStore) private readonly shareLinks: ShareLinkStore,
     @inject(SecretTokens) private readonly tokens: SecretTokens,
     @inject(DeliveryImage) private readonly image: DeliveryImage,
+    @inject(AlertStates) private readonly alertStates: AlertStates,
     @inject(Clock) private readonly clock: Clock,
   ) {}
 
   /** `final`: no retry follows, so a failure counts. Throws on a failure that will be retried. */
-  async run(subscriptionId: string, options: { final: boolean; force?: boolean }): Promise<DeliveryOutcome> {
+  async run(subscriptionId: string, options: { final: boolean; force?: boolean; alert?: AlertNotice }): Promise<DeliveryOutcome> {
     const subscription = await this.subscriptions.findById(subscriptionId);
     if (!subscription) return { status: 'skipped', reason: 'the subscription no longer exists' };
     if (subscription.paused && !options.force) return { status: 'skipped', reason: 'the subscription is paused' };
     try {
-      await this.send(subscription);
+      await this.send(subscription, options.alert ?? null);
     } catch (err) {
       const error = deliveryErrorText(err instanceof Error ? err.message : String(err));
       const now = this.clock.now();
@@ -67,17 +70,18 @@ export class Deliver {
     return { status: 'sent' };
   }
 
-  private async send(subscription: StoredSubscription): Promise<void> {
-    const content = await this.content(subscription);
+  private async send(subscription: StoredSubscription, alert: AlertNotice | null): Promise<void> {
+    const content = { ...(await this.content(subscription)), alert };
     if (subscription.channel === 'email') {
       if (!this.mail.enabled) throw new DomainError('unavailable', 'email delivery is off: the operator has not set SMTP_URL and MAIL_FROM');
       const token = Buffer.from(this.unsubscribe.seal(subscription.id), 'utf8').toString('base64url');
-      await this.mail.send(deliveryEmail(content, subscription.shownTarget, this.deliveryAddresses.unsubscribeUrl(token)));
+      const unsubscribeUrl = this.deliveryAddresses.unsubscribeUrl(token);
+      await this.mail.send(alert ? alertEmail(content, alert, subscription.shownTarget, unsubscribeUrl) : deliveryEmail(content, subscription.shownTarget, unsubscribeUrl));
       return;
     }
     const url = this.secrets.open(subscription.sealedUrl!);
     if (subscription.channel === 'slack') {
-      await this.poster.post(url, slackMessage(content), {});
+      await this.poster.post(url, alert ? alertSlackMessage(content, alert) : slackMessage(content), {});
       return;
     }
     const body = webhookBody(content);
@@ -102,15 +106,10 @@ export class Deliver {
     if (!dashboard || !this.mail.enabled) return;
     const owner = await this.targets.subdomainOf(dashboard);
     const manageUrl = this.deliveryAddresses.deliverSectionUrl(owner, dashboard.slug);
-    for (const to of await this.ownerAddresses(dashboard.owner)) {
+    for (const to of await ownerAddresses(this.accounts, dashboard.owner)) {
       const notice = pausedNotice({ to, dashboardName: dashboard.name, target: subscription.shownTarget, failures: PAUSE_AFTER_FAILURES, error, manageUrl });
       await this.mail.send(notice).catch(() => undefined); // the Deliver section shows the pause whether or not this arrives
     }
-  }
-
-  private async ownerAddresses(owner: OwnerRef): Promise<string[]> {
-    if (owner.kind === 'user') return [(await this.accounts.findUserById(owner.id))?.email].filter((e): e is string => !!e);
-    return (await this.accounts.listMembers(owner.id)).filter((m) => m.role === 'admin').map((m) => m.user.email);
   }
 
   private async content(subscription: StoredSubscription): Promise<DeliveryContent> {
@@ -128,7 +127,10 @@ export class Deliver {
       image: await this.image.of(dashboard, owner).catch(() => null), // a delivery without its picture beats none
       // Only a public dashboard's image opens for whoever follows the URL (Slack fetches it without signing in).
       imageUrl: dashboard.visibility === 'public' ? this.deliveryAddresses.imageUrl(owner, dashboard.slug) : null,
-      alerts: [],
+      alerts: (await this.alertStates.of(dashboard)).map(alertJson),
+      alert: null,
     };
   }
 }
+
+const alertJson = (a: AlertView) => ({ id: a.id, state: a.status, value: a.value, message: a.message, changed_at: a.changedAt?.toISOString() ?? null });

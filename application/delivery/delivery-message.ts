@@ -1,5 +1,15 @@
 import { createHmac } from 'node:crypto';
-import type { OutgoingMail } from '../ports/delivery-ports.js';
+import type { Cell } from '../../domain/dashboard-spec.js';
+import type { AlertNotice, OutgoingMail } from '../ports/delivery-ports.js';
+
+/** One alert's state as deliveries carry it (the webhook's `alerts`). */
+export interface AlertStateJson {
+  id: string;
+  state: 'ok' | 'firing' | 'unchecked';
+  value: Cell;
+  message: string;
+  changed_at: string | null;
+}
 
 /** What one delivery says about the dashboard, whichever channel carries it. */
 export interface DeliveryContent {
@@ -14,18 +24,20 @@ export interface DeliveryContent {
   /** The dashboard's PNG, when images are available; embedded (cid) and attached in email. */
   image: Buffer | null;
   imageUrl: string | null;
-  /** Alert states, empty until alerts exist. */
-  alerts: Array<{ id: string; state: string }>;
+  /** Every alert of the spec with its state; empty for a dashboard without alerts. */
+  alerts: AlertStateJson[];
+  /** The alert that flipped, when this delivery is its notification. */
+  alert: AlertNotice | null;
 }
 
 export const SIGNATURE_HEADER = 'X-Dashpub-Signature';
 export const TIMESTAMP_HEADER = 'X-Dashpub-Timestamp';
-const IMAGE_CID = 'dashboard-image@dashpub';
+export const IMAGE_CID = 'dashboard-image@dashpub';
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const refreshedText = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+export const refreshedText = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export function deliveryEmail(content: DeliveryContent, to: string, unsubscribeUrl: string): OutgoingMail {
   const name = content.dashboardName;
@@ -66,6 +78,8 @@ export function webhookBody(content: DeliveryContent): string {
     image_url: content.imageUrl,
     refreshed_at: content.refreshedAt.toISOString(),
     alerts: content.alerts,
+    event: content.alert ? 'alert' : 'delivery',
+    ...(content.alert ? { alert: { id: content.alert.id, state: content.alert.status, value: content.alert.value, message: content.alert.message, changed_at: content.alert.changedAt } } : {}),
   });
 }
 

@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { Clock } from '../ports/clock.js';
 import { DeliveryQueue } from '../ports/delivery-ports.js';
-import type { RefreshFollowUps } from '../ports/refresh-follow-ups.js';
 import { SubscriptionStore } from '../ports/subscription-store.js';
 import { nextRuns } from '../refresh/cron.js';
 
@@ -13,7 +12,7 @@ const BATCH = 200;
  * subscription cron is claimed with a compare-and-set before its job is queued, so it is queued once.
  */
 @injectable()
-export class DeliveryScheduler implements RefreshFollowUps {
+export class DeliveryScheduler {
   constructor(
     @inject(SubscriptionStore) private readonly subscriptions: SubscriptionStore,
     @inject(DeliveryQueue) private readonly queue: DeliveryQueue,

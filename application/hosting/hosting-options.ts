@@ -15,6 +15,10 @@ export interface HostingOptions {
   ticketTtlMs: number;
   /** Life of the viewer cookie a ticket is exchanged for. */
   viewerSessionTtlMs: number;
+  /** Pages one dashboard may draw per minute for parameter values not yet cached (each runs its queries). */
+  paramRendersPerMinute: number;
+  /** Parameter renders kept per dashboard, the newest first. */
+  paramRendersKept: number;
 }
 
 export const DEFAULT_HOSTING_OPTIONS: HostingOptions = {
@@ -23,4 +27,6 @@ export const DEFAULT_HOSTING_OPTIONS: HostingOptions = {
   listingLimit: 500,
   ticketTtlMs: 120_000,
   viewerSessionTtlMs: 12 * 60 * 60 * 1000,
+  paramRendersPerMinute: 30,
+  paramRendersKept: 200,
 };

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { escapeHtml } from '../../domain/html.js';
 import type { Visibility } from '../../domain/metadata.js';
+import { PARAM_FORM_START } from '../../domain/param-values.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING, type ImageTheme } from '../../domain/page-theme.js';
 import { BoundedCache } from '../../shared/bounded-cache.js';
 import type { FileBytes } from './hosting-catalog.js';
@@ -61,4 +64,55 @@ export function withoutPreviewTags(body: Buffer): Buffer {
 /** The ETag of a variant for bytes derived from a file, so caches never mix the variants. */
 export function variantEtag(etag: string, variant: string): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-${variant}"` : `${etag}-${variant}`;
+}
+
+/** A page's own Open Graph or Twitter tag, its attributes in any order. */
+const OWN_PREVIEW_TAG = /<meta\b[^>]*?\b(?:property|name)\s*=\s*["']?\s*(?:og|twitter):/i;
+
+/**
+ * True when a page published as a body has link-preview tags of its own: looked for before `</head>`, or in
+ * the whole page when it has none. Read as latin1, so the ASCII patterns match in any ASCII-based encoding.
+ */
+export function hasOwnPreviewTags(body: Buffer): boolean {
+  const text = body.toString('latin1');
+  const end = text.search(/<\/head\b/i);
+  return OWN_PREVIEW_TAG.test(end < 0 ? text : text.slice(0, end));
+}
+
+/**
+ * A page published as a body with `line` (the preview tags) on a line of its own: after its `<head>` tag,
+ * else after `<html>`, else after the doctype, else at the start (after a UTF-8 BOM). Removing `\n?line\n`
+ * gives back the page as published. Null for a page in UTF-16, where ASCII tags cannot be inserted.
+ */
+export function withPreviewTags(body: Buffer, line: string): Buffer | null {
+  if (body.byteLength >= 2 && ((body[0] === 0xfe && body[1] === 0xff) || (body[0] === 0xff && body[1] === 0xfe))) return null;
+  const text = body.toString('latin1');
+  let at = text.startsWith('\xef\xbb\xbf') ? 3 : 0;
+  for (const opening of [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype\b[^>]*>/i]) {
+    const match = opening.exec(text);
+    if (match) {
+      at = match.index + match[0].length;
+      break;
+    }
+  }
+  return Buffer.concat([body.subarray(0, at), Buffer.from(`${at === 0 ? '' : '\n'}${line}\n`, 'utf8'), body.subarray(at)]);
+}
+
+/**
+ * A spec page with notices after its parameter form (values refused, the budget spent); its ETag names
+ * the notices, so a cache never serves one variant for another.
+ */
+export function withNotices(file: FileBytes, notices: readonly string[]): FileBytes {
+  if (notices.length === 0) return file;
+  const at = file.body.indexOf('</form>');
+  if (at < 0) return file;
+  const html = notices.map((n) => `<p class="notice" role="status">${escapeHtml(n)}</p>`).join('');
+  const end = at + '</form>'.length;
+  const body = Buffer.concat([file.body.subarray(0, end), Buffer.from(html, 'utf8'), file.body.subarray(end)]);
+  return { body, etag: variantEtag(file.etag, `n${createHash('sha256').update(notices.join('\n')).digest('hex').slice(0, 16)}`) };
+}
+
+/** A spec page with a parameter form, whose URL's values change what it shows. */
+export function hasParamForm(body: Buffer): boolean {
+  return isSpecPage(body) && body.includes(PARAM_FORM_START);
 }

@@ -1,12 +1,17 @@
+import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
+import { previewTagsLine } from '../../domain/link-preview.js';
 import type { Visibility } from '../../domain/metadata.js';
+import { BoundedCache } from '../../shared/bounded-cache.js';
+import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
 import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
-import { PageVariants } from './page-variants.js';
+import { hasOwnPreviewTags, hasParamForm, isSpecPage, PageVariants, variantEtag, withPreviewTags } from './page-variants.js';
 import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
+import { ParamPages } from './param-pages.js';
 
 export interface HostingRequest {
   /** The handle or workspace slug in front of the dashboard domain. */
@@ -58,6 +63,8 @@ const SLUG = /^[a-z0-9-]{1,64}$/;
 const FILENAME = new RegExp(`^[a-z0-9._-]{1,${FILENAME_MAX_LENGTH}}$`);
 const NOT_FOUND: HostingOutcome = { kind: 'not_found' };
 const NOT_FOUND_ACCESS = { kind: 'not_found' } as const;
+/** Budget of the public body pages kept with preview tags added (null: the page has its own, served as it is). */
+const PREVIEWED_BYTES = 32 * 1024 * 1024;
 
 /** A request let in to a dashboard: the files it may see and the version they belong to. */
 export interface Access {
@@ -78,10 +85,14 @@ export interface Access {
  */
 @injectable()
 export class ServeDashboard {
+  private readonly previewed = new BoundedCache<FileBytes | null>({ capacity: PREVIEWED_BYTES, ttlMs: Infinity, cost: (file) => (file ? file.body.byteLength : 64) });
+
   constructor(
     @inject(HostingCatalog) private readonly catalog: HostingCatalog,
     @inject(ViewerAccess) private readonly viewers: ViewerAccess,
     @inject(ShareAccess) private readonly shares: ShareAccess,
+    @inject(ParamPages) private readonly params: ParamPages,
+    @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
   ) {}
 
   private readonly variants = new PageVariants();
@@ -106,7 +117,7 @@ export class ServeDashboard {
     if (access.kind !== 'granted') return access;
     const { dashboard } = access;
     if (access.alias) return { kind: 'moved', subdomain: site.subdomain, slug: dashboard.slug, filename, visibility: dashboard.visibility };
-    return this.file(site, dashboard, access.manifest, filename, access.shareLinkId, parseTheme(new URLSearchParams(request.query).get('theme')));
+    return this.file(site, dashboard, access, filename, request.query);
   }
 
   /**
@@ -142,14 +153,9 @@ export class ServeDashboard {
     return manifest ? { manifest, versionId: grant.pinnedVersionId ?? dashboard.currentVersionId, shareLinkId: grant.linkId } : null;
   }
 
-  private async file(
-    site: Site,
-    dashboard: DashboardRecord,
-    manifest: Manifest,
-    filename: string,
-    shareLinkId?: string,
-    theme?: ImageTheme,
-  ): Promise<HostingOutcome> {
+  private async file(site: Site, dashboard: DashboardRecord, access: Access, filename: string, query: string): Promise<HostingOutcome> {
+    const { manifest, shareLinkId } = access;
+    const theme = parseTheme(new URLSearchParams(query).get('theme'));
     const name = filename || DEFAULT_FILENAME;
     const entry = Object.hasOwn(manifest, name) ? manifest[name] : undefined;
     // Whatever a share link lets in is answered as private: never cached by others, never embedded elsewhere.
@@ -160,12 +166,16 @@ export class ServeDashboard {
       if (filename !== '' || first === undefined) return NOT_FOUND;
       return { kind: 'first_file', subdomain: site.subdomain, slug: dashboard.slug, filename: first, visibility };
     }
-    const file = await this.catalog.file(entry);
+    let file = await this.catalog.file(entry);
     if (!file) throw new Error(`file ${entry.sha256} of dashboard ${dashboard.id} is missing from storage`);
     const page = name === DEFAULT_FILENAME;
+    if (page && query !== '' && hasParamForm(file.body)) {
+      const pageUrl = this.addresses.pageUrl(site.subdomain, dashboard.slug);
+      file = (await this.params.page({ dashboard, versionId: access.versionId, manifest, page: file, pageUrl, query })) ?? file;
+    }
     return {
       kind: 'file',
-      ...(page ? this.variants.of(file, visibility, theme) : file),
+      ...(page ? this.variants.of(this.withPreview(site, dashboard, file, entry.contentType, visibility), visibility, theme) : file),
       contentType: entry.contentType,
       visibility,
       dashboardId: dashboard.id,
@@ -207,13 +217,38 @@ export class ServeDashboard {
     const page = name === DEFAULT_FILENAME;
     return {
       kind: 'file',
-      ...(page && visibility !== 'public' ? this.variants.of(file, visibility) : file),
+      ...(!page ? file : visibility === 'public' ? this.withPreview(site, found.dashboard, file, entry.contentType, visibility) : this.variants.of(file, visibility)),
       contentType: entry.contentType,
       visibility,
       dashboardId: found.dashboard.id,
       page,
       ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
+  }
+
+  /**
+   * A public page published as a body, with link-preview tags (its card as the image) when it has none of its
+   * own; every other page as it is (docs/decisions/0231-body-page-previews.md). Synchronous, for `peek`.
+   */
+  private withPreview(site: Site, dashboard: DashboardRecord, file: FileBytes, contentType: string, visibility: Visibility): FileBytes {
+    if (visibility !== 'public' || !contentType.startsWith('text/html') || isSpecPage(file.body)) return file;
+    // Everything the tags are made of is in the key, so the hot path only looks the variant up.
+    const key = `${file.etag}\n${site.subdomain}\n${dashboard.slug}\n${dashboard.name}`;
+    let known = this.previewed.get(key, 0);
+    if (known === undefined) {
+      known = this.previewVariant(site, dashboard, file);
+      this.previewed.set(key, known, 0);
+    }
+    return known ?? file;
+  }
+
+  /** The page with the tags added, under an ETag that names them; null when it keeps its own bytes. */
+  private previewVariant(site: Site, dashboard: DashboardRecord, file: FileBytes): FileBytes | null {
+    const url = this.addresses.pageUrl(site.subdomain, dashboard.slug);
+    const line = previewTagsLine({ title: dashboard.name, description: `Dashboard by ${site.subdomain}`, url, imageWidth: 1200, imageHeight: 630 });
+    if (line === '' || hasOwnPreviewTags(file.body)) return null;
+    const body = withPreviewTags(file.body, line);
+    return body && { body, etag: variantEtag(file.etag, `preview-${createHash('sha256').update(line).digest('hex').slice(0, 16)}`) };
   }
 
   /**

@@ -4,18 +4,29 @@ import { parseDashboardSpec, RENDERED_DATA, type Row } from '../../domain/dashbo
 import type { Visibility } from '../../domain/metadata.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { BoundedCache } from '../../shared/bounded-cache.js';
-import { DashboardStore, type FileEntry } from '../ports/dashboard-store.js';
+import { DashboardStore, type DashboardRecord, type FileEntry, type Manifest } from '../ports/dashboard-store.js';
 import { ImageRenderer } from '../ports/image-renderer.js';
-import { HostingCatalog } from './hosting-catalog.js';
+import { HostingCatalog, type Site } from './hosting-catalog.js';
 import { ServeDashboard, type HostingRequest } from './serve-dashboard.js';
 
-export interface ImageRequest extends Omit<HostingRequest, 'refererPath'> {
-  slug: string;
+/** Which image of a dashboard, and the ETag the asker already holds. */
+export interface ImageAsk {
   /** One panel by its id; the whole dashboard when absent. */
   panelId?: string;
   theme: ImageTheme;
   /** True when the browser already holds this ETag: the answer is then `not_modified`, with nothing drawn. */
   holds?: (etag: string) => boolean;
+}
+
+export interface ImageRequest extends Omit<HostingRequest, 'refererPath'>, ImageAsk {
+  slug: string;
+}
+
+/** The version whose image is drawn: its dashboard, and the files served for it (data.json among them). */
+export interface ShownVersion {
+  dashboard: DashboardRecord;
+  versionId: string;
+  manifest: Manifest;
 }
 
 export type ImageOutcome =
@@ -55,18 +66,27 @@ export class ServeDashboardImage {
     if (!site) return NOT_FOUND;
     const access = await this.serve.access(site, { ...request, refererPath: () => null }, request.slug);
     if (access.kind !== 'granted') return access;
-    const { dashboard, manifest } = access;
+    const { dashboard } = access;
     if (access.alias) return { kind: 'moved', slug: dashboard.slug, visibility: dashboard.visibility };
-    const version = await this.store.getVersionSummary(dashboard.id, access.versionId);
+    const visibility: Visibility = access.shareLinkId === undefined ? dashboard.visibility : 'private';
+    return this.imageOf(site, access, visibility, request);
+  }
+
+  /**
+   * The image of a version the caller has already let in (the page's access rules above, or a use case's
+   * own tenant check), drawn or found by ETag; `visibility` is what the answer is cached as.
+   */
+  async imageOf(site: Site, shown: ShownVersion, visibility: Visibility, request: ImageAsk): Promise<ImageOutcome> {
+    const { dashboard, manifest, versionId } = shown;
+    const version = await this.store.getVersionSummary(dashboard.id, versionId);
     if (!version) return NOT_FOUND;
     const data = Object.hasOwn(manifest, RENDERED_DATA) ? manifest[RENDERED_DATA]! : undefined;
     const drawsSpec = version.kind === 'spec' && data !== undefined;
     // A page published as a body has one image, its card: no panels.
     if (!drawsSpec && request.panelId !== undefined) return NOT_FOUND;
-    const visibility: Visibility = access.shareLinkId === undefined ? dashboard.visibility : 'private';
     const inputs = drawsSpec
-      ? [access.versionId, data.sha256, dashboard.name, request.theme, request.panelId ?? '']
-      : ['card', access.versionId, dashboard.name, site.subdomain, version.createdAt.toISOString(), request.theme];
+      ? [versionId, data.sha256, dashboard.name, request.theme, request.panelId ?? '']
+      : ['card', versionId, dashboard.name, site.subdomain, version.createdAt.toISOString(), request.theme];
     const etag = `"img-${createHash('sha256').update([IMAGE_FORMAT, ...inputs].join('\n')).digest('hex').slice(0, 40)}"`;
     if (request.holds?.(etag)) return { kind: 'not_modified', etag, visibility };
     let body = this.images.get(etag, 0);
@@ -74,7 +94,7 @@ export class ServeDashboardImage {
       let pending = this.drawing.get(etag);
       if (pending === undefined) {
         const card = { name: dashboard.name, owner: site.subdomain, publishedAt: version.createdAt, theme: request.theme };
-        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, access.versionId, data, request) : this.renderer.renderCard(card).then(toBuffer);
+        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, versionId, data, request) : this.renderer.renderCard(card).then(toBuffer);
         pending = drawing.finally(() => this.drawing.delete(etag));
         this.drawing.set(etag, pending);
       }
@@ -86,7 +106,7 @@ export class ServeDashboardImage {
     return { kind: 'image', body, etag, visibility };
   }
 
-  private async draw(dashboardId: string, name: string, versionId: string, data: FileEntry, request: ImageRequest): Promise<Buffer | null> {
+  private async draw(dashboardId: string, name: string, versionId: string, data: FileEntry, request: ImageAsk): Promise<Buffer | null> {
     const [version, file] = await Promise.all([this.store.getVersion(dashboardId, versionId), this.catalog.file(data)]);
     if (!version || version.spec === null || !file) return null;
     const rendered = JSON.parse(file.body.toString('utf8')) as { renderedAt?: string; data?: Record<string, Row[]> };

@@ -1,7 +1,21 @@
-/** One delivery of one subscription; `key` names the occasion (a refresh run, a cron slot, a test), so it is sent once. */
+import type { Cell } from '../../domain/dashboard-spec.js';
+
+/** An alert that flipped, as its notification's job carries it (plain JSON, as jobs are stored). */
+export interface AlertNotice {
+  id: string;
+  status: 'ok' | 'firing';
+  value: Cell;
+  message: string;
+  /** ISO 8601. */
+  changedAt: string;
+}
+
+/** One delivery of one subscription; `key` names the occasion (a refresh run, a cron slot, a test, an alert), so it is sent once. */
 export interface DeliveryJob {
   subscriptionId: string;
   key: string;
+  /** Set on an alert's notification; a plain delivery otherwise. */
+  alert?: AlertNotice;
 }
 
 export const DeliveryQueue = Symbol.for('DeliveryQueue');
@@ -48,6 +62,8 @@ export interface DeliveryAddresses {
   deliverSectionUrl(owner: string, slug: string): string;
   /** A share link's URL on the dashboards host of `owner`. */
   shareLinkUrl(owner: string, token: string): string;
+  /** The web app's page of the dashboard at its Refresh section, where failures and alert states show. */
+  refreshSectionUrl(owner: string, slug: string): string;
   /** The dashboard's PNG on its dashboards host (`/_image/<slug>.png`). */
   imageUrl(owner: string, slug: string): string;
 }

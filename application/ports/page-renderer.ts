@@ -1,4 +1,5 @@
 import type { DashboardSpec, Row } from '../../domain/dashboard-spec.js';
+import type { ParamValues } from '../../domain/spec-params.js';
 
 export interface RenderContext {
   /** Used when the spec's title is blank, normally the dashboard's name. */
@@ -6,6 +7,8 @@ export interface RenderContext {
   renderedAt: Date;
   /** The dashboard's canonical URL; the page links its data.json from here. */
   url: string;
+  /** The parameter values the page is drawn with, when not the defaults. */
+  values?: ParamValues;
 }
 
 export interface RenderedPage {

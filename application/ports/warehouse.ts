@@ -1,4 +1,5 @@
 import type { Row } from '../../domain/dashboard-spec.js';
+import type { BindValue } from '../../domain/spec-params.js';
 import type { OwnerRef } from '../../domain/scope.js';
 
 export interface ResultColumn {
@@ -35,9 +36,10 @@ export const DEFAULT_RUN_LIMITS: RunLimits = { rowCap: 10_000, timeoutMs: 15_000
  * DomainError('unavailable').
  */
 export interface SqlTarget {
-  run(sql: string, limits?: Partial<RunLimits>): Promise<QueryResult>;
+  /** `values` are bound to the statement's `$1`, `$2` ... as parameters, never written into its text. */
+  run(sql: string, limits?: Partial<RunLimits>, values?: readonly BindValue[]): Promise<QueryResult>;
   /** EXPLAIN without running, then the first rows (`sample`) for validate_cube_sql. */
-  explain(sql: string): Promise<void>;
+  explain(sql: string, values?: readonly BindValue[]): Promise<void>;
   introspect(): Promise<TableInfo[]>;
 }
 
@@ -70,6 +72,6 @@ export const MetricsSandbox = Symbol.for('MetricsSandbox');
  */
 export interface MetricsSandbox {
   /** `owner` keys the owner's warm sandbox and fair turn; `tables` are that owner's rows now. */
-  run(owner: string, tables: MetricsTables, sql: string, limits?: Partial<RunLimits>): Promise<QueryResult>;
-  explain(owner: string, tables: MetricsTables, sql: string): Promise<void>;
+  run(owner: string, tables: MetricsTables, sql: string, limits?: Partial<RunLimits>, values?: readonly BindValue[]): Promise<QueryResult>;
+  explain(owner: string, tables: MetricsTables, sql: string, values?: readonly BindValue[]): Promise<void>;
 }

@@ -11,7 +11,7 @@ import { ConnectionAccess } from '../connections/connection-access.js';
 import { runSpecQueries } from './run-queries.js';
 import { fileEntry } from '../file-entries.js';
 import { renderSpecFiles } from './render-spec.js';
-import { RefreshFollowUps } from '../ports/refresh-follow-ups.js';
+import { RefreshFollowUps, type RefreshResult } from '../ports/refresh-follow-ups.js';
 
 /**
  * One refresh of one dashboard (the job handler): re-run the current version's queries on the
@@ -37,10 +37,10 @@ export class RefreshDashboard {
     if (!dashboard) return null;
     const startedAt = this.clock.now();
     const started = performance.now();
-    let rows = 0;
+    let result: (RefreshResult & { rows: number }) | null = null;
     let error: string | null = null;
     try {
-      rows = await this.refresh(dashboard);
+      result = await this.refresh(dashboard);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
@@ -51,16 +51,15 @@ export class RefreshDashboard {
       startedAt,
       durationMs: Math.round(performance.now() - started),
       outcome: error === null ? 'success' : 'failure',
-      rows,
+      rows: result?.rows ?? 0,
       error,
     };
     await this.state.recordRun(run);
-    // Subscriptions without a cron of their own go out after each successful scheduled run (which runs once).
-    if (trigger === 'schedule' && run.outcome === 'success') await this.followUps.afterScheduledRun(dashboardId, run.id);
+    await this.followUps.afterRun(dashboard, run, result);
     return run;
   }
 
-  private async refresh(dashboard: DashboardRecord): Promise<number> {
+  private async refresh(dashboard: DashboardRecord): Promise<RefreshResult & { rows: number }> {
     const version = await this.dashboards.getVersion(dashboard.id, dashboard.currentVersionId);
     if (!version || version.spec === null) throw new Error('the dashboard was published as a file, not a spec, so there is nothing to refresh');
     const spec = parseDashboardSpec(version.spec);
@@ -78,7 +77,7 @@ export class RefreshDashboard {
       for (const [name, bytes] of Object.entries(files)) await tx.putFile(manifest[name]!.sha256, bytes);
     });
     await this.state.setLiveRender({ dashboardId: dashboard.id, versionId: version.id, files: manifest, renderedAt: this.clock.now() });
-    return rows;
+    return { spec, data, rows };
   }
 
   private async subdomain(dashboard: DashboardRecord): Promise<string> {

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { isRefreshable, parseDashboardSpec, queryIds } from '../../domain/dashboard-spec.js';
 import { DomainError, isDomainError } from '../../domain/errors.js';
+import { bindParams, defaultValues } from '../../domain/spec-params.js';
 import { subdomainOf } from '../../domain/scope.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardAddresses } from '../ports/dashboard-addresses.js';
@@ -26,9 +27,11 @@ export class SpecPublisherService implements SpecPublisher {
 
   async prepare(input: Parameters<SpecPublisher['prepare']>[0]): Promise<PreparedSpec> {
     const spec = parseDashboardSpec(input.spec);
+    const defaults = defaultValues(spec.params ?? []);
     for (const id of queryIds(spec)) {
       try {
-        await this.validator.validate(spec.queries![id]!.sql);
+        // Checked as it runs: placeholders as typed `$n` parameters, which the grammar knows.
+        await this.validator.validate(bindParams(spec.queries![id]!.sql, spec.params ?? [], defaults).sql);
       } catch (err) {
         if (isDomainError(err)) throw new DomainError(err.code, `spec.queries.${id}.sql: ${err.message}`);
         throw err;

@@ -15,6 +15,7 @@ const content: DeliveryContent = {
   image: PNG,
   imageUrl: 'https://ada.dash.example.com/_image/sales.png',
   alerts: [],
+  alert: null,
 };
 
 /** nodemailer against a real SMTP server (smtp-server), read back with mailparser. */

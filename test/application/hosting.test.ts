@@ -7,6 +7,7 @@ import { HostingCatalog } from '../../application/hosting/hosting-catalog.js';
 import { DEFAULT_HOSTING_OPTIONS, type HostingOptions } from '../../application/hosting/hosting-options.js';
 import { ServeDashboard, type HostingOutcome, type HostingRequest } from '../../application/hosting/serve-dashboard.js';
 import { ServedFiles } from '../../application/hosting/served-files.js';
+import { hasOwnPreviewTags, withPreviewTags } from '../../application/hosting/page-variants.js';
 import { LiveFiles } from '../../application/refresh/live-files.js';
 import { MemoryRefreshStateStore } from '../../adapters/memory/memory-refresh-state-store.js';
 import { MemoryShareLinkStore } from '../../adapters/memory/memory-share-link-store.js';
@@ -19,8 +20,13 @@ import { ViewTally } from '../../application/hosting/view-tally.js';
 import { safeReturnPath, ViewerAccess } from '../../application/hosting/viewer-access.js';
 import type { DailyViews, ViewCounter } from '../../application/ports/view-counter.js';
 import type { OwnerRef } from '../../domain/scope.js';
-import { ManualClock, renameDashboard, seedDashboard, sha256 } from '../support/hosting-fixtures.js';
+import { ADDED_PREVIEW, asPublished, ManualClock, renameDashboard, seedDashboard, sha256 } from '../support/hosting-fixtures.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
+import type { ParamPages } from '../../application/hosting/param-pages.js';
+
+/** Pages without parameters: every URL answers the stored page. */
+const NO_PARAM_PAGES = { page: async () => null } as unknown as ParamPages;
+const ADDRESSES = { pageUrl: (subdomain: string, slug: string) => `https://${subdomain}.example.test/${slug}` };
 
 describe('application: hosting (memory)', () => {
   let clock: ManualClock;
@@ -36,6 +42,7 @@ describe('application: hosting (memory)', () => {
   let refreshState: MemoryRefreshStateStore;
 
   const options: HostingOptions = { ...DEFAULT_HOSTING_OPTIONS, metadataTtlMs: 1_000 };
+  const ownText = (body: Buffer) => asPublished(body.toString('utf8'));
 
   beforeEach(async () => {
     clock = new ManualClock();
@@ -59,7 +66,7 @@ describe('application: hosting (memory)', () => {
     refreshState = new MemoryRefreshStateStore();
     const catalog = new HostingCatalog(store, accounts, new ServedFiles(store, new LiveFiles(refreshState)), clock, options);
     const shares = new ShareAccess(new MemoryShareLinkStore(), store, accounts, new NodeSecretTokens(), new ScryptPasswordHasher(), new MemoryRateLimiter(clock), clock);
-    serve = new ServeDashboard(catalog, viewers, shares);
+    serve = new ServeDashboard(catalog, viewers, shares, NO_PARAM_PAGES, ADDRESSES);
   });
 
   async function sessionFor(userId: string, subdomain: string): Promise<string> {
@@ -83,9 +90,10 @@ describe('application: hosting (memory)', () => {
     const d = await seedDashboard(store, ada, { slug: 'sales', files: { 'index.html': html, 'data.json': '{"a":1}' } });
     for (const path of ['/sales', '/sales/', '/sales/index.html']) {
       const file = expectFile(await get('ada', path));
-      expect(file.body.toString('utf8')).to.equal(html);
+      expect(file.body.toString('utf8')).to.match(ADDED_PREVIEW);
+      expect(ownText(file.body)).to.equal(html);
       expect(file.contentType).to.equal('text/html; charset=utf-8');
-      expect(file.etag).to.equal(`"${sha256(html)}"`);
+      expect(file.etag).to.match(new RegExp(`^"${sha256(html)}-preview-[0-9a-f]{16}"$`));
       expect(file.page).to.equal(true);
       expect(file.dashboardId).to.equal(d.id);
     }
@@ -101,14 +109,14 @@ describe('application: hosting (memory)', () => {
     await store.transaction(ada, (tx) => tx.putFile(sha256(refreshed), refreshed));
     const files = { 'index.html': { sha256: sha256(refreshed), size: refreshed.byteLength, contentType: 'text/html; charset=utf-8' } };
     await refreshState.setLiveRender({ dashboardId: d.id, versionId: d.currentVersionId, files, renderedAt: new Date() });
-    expect(expectFile(await get('ada', '/sales')).body.toString('utf8')).to.equal('refreshed');
+    expect(ownText(expectFile(await get('ada', '/sales')).body)).to.equal('refreshed');
 
     // A render made from an older version is stale: the current version's own files show.
     await refreshState.setLiveRender({ dashboardId: d.id, versionId: '00000000-0000-4000-8000-000000000000', files, renderedAt: new Date() });
     clock.advance(options.metadataTtlMs + 1);
     await get('ada', '/sales'); // the first request after expiry reloads in the background
     await new Promise((resolve) => setImmediate(resolve));
-    expect(expectFile(await get('ada', '/sales')).body.toString('utf8')).to.equal('published');
+    expect(ownText(expectFile(await get('ada', '/sales')).body)).to.equal('published');
   });
 
   it('answers not_found for unknown accounts, slugs, files and malformed paths', async () => {
@@ -194,6 +202,67 @@ describe('application: hosting (memory)', () => {
     expect((await get('ada', '/report/index.html')).kind).to.equal('not_found');
   });
 
+  it('gives a public page published as a body preview tags after its <head>, its card as the image, the same from peek', async () => {
+    const html = '<!doctype html>\n<html lang="en"><head><title>Sales</title></head><body><h1>Sales</h1></body></html>';
+    const d = await seedDashboard(store, ada, { slug: 'sales', files: { 'index.html': html } });
+    const file = expectFile(await get('ada', '/sales'));
+    const line = [
+      '<meta property="og:type" content="website">',
+      `<meta property="og:title" content="${d.name}">`,
+      '<meta property="og:description" content="Dashboard by ada">',
+      '<meta property="og:url" content="https://ada.example.test/sales">',
+      '<meta property="og:image" content="https://ada.example.test/_image/sales.png">',
+      '<meta property="og:image:width" content="1200">',
+      '<meta property="og:image:height" content="630">',
+      `<meta property="og:image:alt" content="${d.name}">`,
+      '<meta name="twitter:card" content="summary_large_image">',
+    ].join('');
+    expect(file.body.toString('utf8')).to.equal(html.replace('<head>', `<head>\n${line}\n`));
+    const peeked = serve.peek('ada', '/sales')!;
+    expect([peeked.body.equals(file.body), peeked.etag]).to.deep.equal([true, file.etag]);
+    // A new name is new tags under a new ETag.
+    await store.transaction(ada, (tx) => tx.updateDashboard(d.id, { name: 'Sales "2026" <b>' }));
+    clock.advance(2_000);
+    const renamed = expectFile(await get('ada', '/sales'));
+    expect(renamed.body.toString('utf8')).to.contain('<meta property="og:title" content="Sales &quot;2026&quot; &lt;b&gt;">');
+    expect(renamed.etag).to.not.equal(file.etag);
+  });
+
+  it('places the preview line after <head>, else <html>, else the doctype, else the start, and never into UTF-16', () => {
+    const cases: Array<[string, string]> = [
+      ['<!DOCTYPE html><HTML><Head lang=en><title>t</title></Head><body><header>h</header></body>', '<!DOCTYPE html><HTML><Head lang=en>\nL\n<title>t</title></Head><body><header>h</header></body>'],
+      ['<html lang="en"><header>h</header></html>', '<html lang="en">\nL\n<header>h</header></html>'],
+      ['<!doctype html><p>p</p>', '<!doctype html>\nL\n<p>p</p>'],
+      ['<p>p</p>', 'L\n<p>p</p>'],
+      ['\ufeff<p>p</p>', '\ufeff\nL\n<p>p</p>'],
+    ];
+    for (const [page, expected] of cases) {
+      const placed = withPreviewTags(Buffer.from(page), 'L')!.toString('utf8');
+      expect(placed, page).to.equal(expected);
+      expect(placed.replace(/\n?L\n/, ''), page).to.equal(page);
+    }
+    expect(withPreviewTags(Buffer.from('\ufeff<p>p</p>', 'utf16le'), 'L')).to.equal(null);
+    expect(hasOwnPreviewTags(Buffer.from('<head></head><body><meta property="og:title" content="in the body"></body>'))).to.equal(false);
+    expect(hasOwnPreviewTags(Buffer.from('<p>no head</p><meta property=og:title content=x>'))).to.equal(true);
+  });
+
+  it('serves a body page with preview tags of its own, and a private one exactly as published', async () => {
+    const own = [
+      '<html><head><meta content="Mine" property="og:title"></head><p>mine</p></html>',
+      '<meta name=twitter:card content=summary><p>mine</p>',
+      "<!doctype html><HEAD><META PROPERTY='OG:IMAGE' CONTENT='x.png'></HEAD>",
+    ];
+    for (const [i, html] of own.entries()) {
+      await seedDashboard(store, ada, { slug: `own-${i}`, files: { 'index.html': html } });
+      const file = expectFile(await get('ada', `/own-${i}`));
+      expect([file.body.toString('utf8'), file.etag], html).to.deep.equal([html, `"${sha256(html)}"`]);
+    }
+    await seedDashboard(store, ada, { slug: 'secret', visibility: 'private', files: { 'index.html': '<p>secret</p>' } });
+    const token = await sessionFor(adaId, 'ada');
+    const secret = expectFile(await get('ada', '/secret', { viewerToken: () => token }));
+    expect([secret.body.toString('utf8'), secret.etag]).to.deep.equal(['<p>secret</p>', `"${sha256('<p>secret</p>')}"`]);
+  });
+
   it('sends a relative link resolved against / to the referring dashboard file', async () => {
     await seedDashboard(store, ada, { slug: 'sales', files: { 'index.html': 'x', 'data.json': '{}' } });
     expect(await get('ada', '/data.json', { refererPath: () => '/sales' })).to.deep.equal({ kind: 'relative_link', slug: 'sales', filename: 'data.json', visibility: 'public' });
@@ -208,7 +277,7 @@ describe('application: hosting (memory)', () => {
     await get('ada', '/sales');
     await get('ada', '/secret', { viewerToken: () => null });
     const hit = serve.peek('ada', '/sales/');
-    expect(hit?.body.toString()).to.equal('x');
+    expect(ownText(hit!.body)).to.equal('x');
     expect(hit?.dashboardId).to.equal(d.id);
     expect(serve.peek('ada', '/sales')?.page).to.equal(true);
     expect(serve.peek('ada', '/sales/data.json')).to.equal(undefined);

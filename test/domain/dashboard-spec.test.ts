@@ -108,7 +108,7 @@ describe('domain: dashboard spec', () => {
 
     it('unknown top-level keys, by name', () => {
       expect(message(() => parseDashboardSpec({ ...base(), theme: 'dark' }))).to.equal(
-        'spec has unknown key "theme" (allowed: title, description, queries, data, panels, timezone)',
+        'spec has unknown key "theme" (allowed: title, description, queries, data, params, panels, alerts, timezone)',
       );
     });
 

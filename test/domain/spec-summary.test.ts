@@ -36,10 +36,11 @@ describe('domain: spec summary', () => {
   });
 
   it('lists params and alerts as the spec declares them', () => {
-    const withLists = { ...spec(), params: [{ id: 'region', type: 'text' }], alerts: [{ id: 'low' }] };
+    const low = { id: 'low', query: 'regions', column: 'total', row: 'last' as const, when: { '<': 1 }, message: 'Low' };
+    const withLists = { ...spec(), params: [{ id: 'region', type: 'text' as const }], alerts: [low] };
     const summary = summarizeSpec(withLists, {});
     expect(summary.params).to.deep.equal([{ id: 'region', type: 'text' }]);
-    expect(summary.alerts).to.deep.equal([{ id: 'low' }]);
+    expect(summary.alerts).to.deep.equal([low]);
   });
 
   it('reads the columns and row counts of a rendered data.json, and nothing from anything else', () => {

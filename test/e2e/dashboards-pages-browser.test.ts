@@ -150,6 +150,16 @@ describe('e2e: dashboards pages in a real browser', function () {
     expect(await page.locator('td.name .mono').allTextContents()).to.deep.equal(['live-metrics', 'sales-notes']);
     expect(await page.locator('tbody tr').first().textContent()).to.match(/refreshable/);
     await check('dashboards-list');
+    // Each row's image loads under the page's policy, in the reader's colour scheme, named by its alt text.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.reload();
+      const images = await page.locator('picture.thumb img').evaluateAll((imgs) =>
+        Promise.all((imgs as HTMLImageElement[]).map((img) => img.decode().then(() => ({ alt: img.alt, width: img.naturalWidth, dark: img.currentSrc.endsWith('?theme=dark') })))),
+      );
+      expect(images).to.deep.equal([{ alt: 'Live metrics', width: 1200, dark: scheme === 'dark' }, { alt: 'Sales notes', width: 1200, dark: scheme === 'dark' }]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByLabel('Search name or slug').fill('SALES');
     await page.getByRole('button', { name: 'Filter' }).click();

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { asPublished } from '../support/hosting-fixtures.js';
 import { DataSource } from 'typeorm';
 import { PublishDashboard, type PublishCommand } from '../../application/dashboards/publish-dashboard.js';
 import { RenameDashboard } from '../../application/dashboards/rename-dashboard.js';
@@ -82,10 +83,11 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
     for (const path of ['/sales', '/sales/']) {
       const res = await get(adaHandle, path);
       expect(res.status, path).to.equal(200);
-      expect(res.text).to.equal('<!doctype html><h1>Sales</h1>');
+      // A public page published as a body, without preview tags of its own, gets them after its doctype (decision 0231).
+      expect(res.text).to.match(/^<!doctype html>\n<meta property="og:type" content="website">[^\n]*<meta name="twitter:card" content="summary_large_image">\n<h1>Sales<\/h1>$/);
       expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
       expect(res.headers['cache-control']).to.equal('public, max-age=0, must-revalidate');
-      expect(res.headers.etag).to.equal(`"${sha256(res.body)}"`);
+      expect(res.headers.etag).to.match(new RegExp(`^"${sha256('<!doctype html><h1>Sales</h1>')}-preview-[0-9a-f]{16}"$`));
       expectSafetyHeaders(res);
     }
     const json = await get(adaHandle, '/sales/data.json');
@@ -107,7 +109,7 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
     const cold304 = await get(adaHandle, '/hot', { 'if-none-match': cold.headers.etag as string });
     expect(cold304.status).to.equal(304);
     const headOnly = await get(adaHandle, '/hot', {}, 'HEAD');
-    expect([headOnly.status, headOnly.headers['content-length'], headOnly.body.length]).to.deep.equal([200, '10', 0]);
+    expect([headOnly.status, headOnly.headers['content-length'], headOnly.body.length]).to.deep.equal([200, String(Buffer.byteLength(cold.body)), 0]);
   });
 
   it('answers If-None-Match with 304 and HEAD with headers only', async () => {
@@ -331,7 +333,8 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
   it('serves the same bytes get_dashboard returns', async () => {
     const viaTool = await app.container.get(GetDashboard).execute(ada, { slug: 'sales', includeBody: true });
     const served = await get(adaHandle, '/sales');
-    expect(viaTool.body?.content).to.equal(served.text);
+    // Besides the preview line the host adds to a public body page without its own (decision 0231).
+    expect(viaTool.body?.content).to.equal(asPublished(served.text));
     const png = await app.container.get(GetDashboard).execute(ada, { slug: 'sales', includeBody: true, filename: 'logo.png' });
     expect(Buffer.from(png.body!.content, 'base64').equals((await get(adaHandle, '/sales/logo.png')).body)).to.equal(true);
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { ManageEmbeds } from '../../application/sharing/manage-embeds.js';
 import { imageWorld, pngStats, type ImageWorld } from '../support/image-fixtures.js';
@@ -106,8 +107,6 @@ describe('e2e: dashboard images and link previews (PostgreSQL)', function () {
     const embedded = await world.get(ada.handle, signed.pathAndQuery);
     expect(embedded.status).to.equal(200);
     expect(embedded.text).to.contain('<h1>Sales</h1>').and.not.match(/og:|twitter:/);
-    // A page published as a body is served exactly as published.
-    expect((await world.get(ada.handle, '/plain')).text).to.match(/^(<!doctype html><title>Plain<\/title>)?<p>plain/);
   });
 
   it('pins a spec page to a theme with ?theme=light|dark, and ignores any other value', async () => {
@@ -127,6 +126,51 @@ describe('e2e: dashboard images and link previews (PostgreSQL)', function () {
     // A body page is never rewritten.
     const plain = await world.get(ada.handle, '/plain');
     expect((await world.get(ada.handle, '/plain?theme=dark')).text).to.equal(plain.text);
+  });
+
+  it('gives a public page published as a body the preview tags, its card as the image, only when it has none of its own', async () => {
+    const { ada } = world;
+    await world.publishBody('plain', '<!doctype html><title>Plain</title><p>plain</p>');
+    const plain = await world.get(ada.handle, '/plain');
+    const [doctype, line, ...rest] = plain.text.split('\n');
+    expect([doctype, rest.join('\n')]).to.deep.equal(['<!doctype html>', '<title>Plain</title><p>plain</p>']);
+    const tags = Object.fromEntries([...line!.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+    const url = `${world.settings.dashboardScheme}://${ada.handle}.${world.settings.dashboardDomain}/plain`;
+    expect(tags).to.deep.equal({
+      'og:type': 'website',
+      'og:title': 'plain',
+      'og:description': `Dashboard by ${ada.handle}`,
+      'og:url': url,
+      'og:image': url.replace(/\/plain$/, '/_image/plain.png'),
+      'og:image:width': '1200',
+      'og:image:height': '630',
+      'og:image:alt': 'plain',
+      'twitter:card': 'summary_large_image',
+    });
+    expect(plain.headers.etag).to.match(/-preview-[0-9a-f]{16}"$/);
+    // The fast path answers the very same bytes once the page is cached.
+    const again = await world.get(ada.handle, '/plain');
+    expect([again.text, again.headers.etag]).to.deep.equal([plain.text, plain.headers.etag]);
+    const card = await world.get(ada.handle, '/_image/plain.png');
+    expect([card.status, pngStats(card.body).width, pngStats(card.body).height]).to.deep.equal([200, 1200, 630]);
+
+    // A name with markup stays text in the tags.
+    await world.call('update_dashboard', { slug: 'plain', name: '"><script>alert(1)</script>' });
+    const named = await world.get(ada.handle, '/plain');
+    expect(named.text).to.contain('<meta property="og:title" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">');
+    expect(named.text).to.not.contain('<script>');
+
+    // A private page gives no preview data, to its owner either.
+    await world.call('update_dashboard', { slug: 'plain', visibility: 'private' });
+    const owner = await world.get(ada.handle, '/plain', { cookie: await world.viewerCookie(ada.id, ada.handle) });
+    expect(owner.text).to.equal('<!doctype html><title>Plain</title><p>plain</p>');
+    await world.call('update_dashboard', { slug: 'plain', visibility: 'public' });
+
+    // A page with tags of its own is served byte for byte as published.
+    const own = '<!doctype html><html><head><meta name="twitter:card" content="summary"><title>Mine</title></head><body>mine</body></html>';
+    await world.publishBody('plain', own);
+    const mine = await world.get(ada.handle, '/plain');
+    expect([mine.text, mine.headers.etag]).to.deep.equal([own, `"${createHash('sha256').update(own).digest('hex')}"`]);
   });
 
   it('leads an old slug\'s images to the new one for good, panel and theme kept', async () => {

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../shells/koa/server.js';
 import { DASHBOARD_VIEW_TOOLS, MCP_APP_MIME_TYPE } from '../../shells/koa/mcp/ui/dashboard-view.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
+import { pngStats } from '../support/image-fixtures.js';
 import { installMcpAppHarness, type McpAppHarness } from '../support/mcp-app-host.js';
 import { freePort } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
@@ -276,6 +277,46 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       expectContained();
     });
 
+    it('shows the dashboard\'s image in the host\'s theme while the live preview loads, then the preview in its place', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const reads: string[] = [];
+      // The page's read waits until the image has been seen: the order a slow page would give.
+      await page.route(`${apiOrigin}/mcp`, async (route) => {
+        let uri: unknown;
+        try {
+          const message = JSON.parse(route.request().postData() ?? 'null');
+          if (message?.method === 'resources/read') uri = message.params?.uri;
+        } catch {
+          // not JSON (a GET for the stream): passed on as it is
+        }
+        if (typeof uri === 'string') reads.push(uri);
+        if (uri === 'service://vera/sales') await held;
+        await route.continue();
+      });
+      const { view } = await showTool('get_dashboard', { slug: 'sales' }, 'dark');
+      await view.waitForSelector('#shot:not([hidden]) img');
+      const shot = () => view.locator('#shot img').evaluate((img: any) => img.decode().then(() => ({ alt: img.alt, width: img.naturalWidth, src: img.src.slice(0, 22) })));
+      expect(await shot()).to.deep.equal({ alt: 'Sales', width: 1200, src: 'data:image/png;base64,' });
+      expect(reads).to.include('service://vera/_image/sales.png?theme=dark');
+      expect(await view.locator('#preview').isHidden()).to.equal(true);
+      expect(await view.locator('#status').textContent()).to.equal('The dashboard\u2019s image; the live preview is loading\u2026');
+      const dark = await view.locator('#shot img').getAttribute('src');
+
+      // The host turns light while the page is still loading: the image follows.
+      await harness.setTheme('light');
+      await view.waitForFunction((before) => (globalThis as any).document.querySelector('#shot img')?.getAttribute('src') !== before, dark);
+      expect(reads).to.include('service://vera/_image/sales.png');
+      expect((await shot()).width).to.equal(1200);
+
+      release();
+      await waitForText(view, '#status', 'Preview of the published page');
+      expect(await view.locator('#shot').isHidden()).to.equal(true);
+      expect(await view.locator('#shot img').count()).to.equal(0);
+      expect(await view.locator('#preview h1').textContent()).to.equal('Sales preview');
+      expectContained();
+    });
+
     it('would notice a CSP violation: the listener and the report-uri both see one made on purpose', async () => {
       const { view } = await showTool('get_dashboard', { slug: 'sales' });
       await waitForText(view, '#status', 'Preview of the published page');
@@ -292,6 +333,43 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       // Every report the CSP sent during this whole test is this one.
       expect(harness.reports).to.have.length(1);
       expect(harness.reports[0]).to.include('blocked.png');
+    });
+  });
+
+  describe('the image resource the view reads (decision 0232)', () => {
+    const read = async (bearer: string, uri: string) => {
+      const res = await request({
+        url: `http://127.0.0.1:${port}/mcp`,
+        host: `localhost:${port}`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } },
+      });
+      return res.json();
+    };
+
+    it('answers the owner each dashboard\'s PNG in either theme, a private body page\'s card too', async () => {
+      const light = (await read(token, 'service://vera/_image/sales.png')).result.contents;
+      expect(light).to.have.length(1);
+      expect(light[0]).to.include({ uri: 'service://vera/_image/sales.png', mimeType: 'image/png' });
+      const lightStats = pngStats(Buffer.from(light[0].blob, 'base64'));
+      expect(lightStats.width).to.equal(1200);
+      expect(lightStats.variance).to.be.greaterThan(50);
+      const dark = (await read(token, 'service://vera/_image/sales.png?theme=dark')).result.contents[0];
+      expect(pngStats(Buffer.from(dark.blob, 'base64')).mean).to.be.lessThan(lightStats.mean);
+      const card = pngStats(Buffer.from((await read(token, 'service://vera/_image/diary.png')).result.contents[0].blob, 'base64'));
+      expect([card.width, card.height]).to.deep.equal([1200, 630]);
+    });
+
+    it('answers another user the same -32002 as a missing dashboard, and refuses a malformed image URI with -32602', async () => {
+      const walt = await server.app.container.get(AdminAccounts).addUser({ handle: 'walt', email: 'walt@example.com' });
+      const waltToken = (await mintAccessToken(server.app.container, { userId: walt.id })).access_token;
+      for (const uri of ['service://vera/_image/diary.png', 'service://vera/_image/sales.png?theme=dark', 'service://walt/_image/nope.png']) {
+        expect((await read(waltToken, uri)).error, uri).to.deep.equal({ code: -32002, message: `Resource not found: ${uri}`, data: { uri } });
+      }
+      for (const uri of ['service://vera/_image/SALES.png', 'service://vera/_image/sales.png?theme=evil', 'service://vera/_image/../sales.png', 'service://vera/_image/sales.jpg', 'service://vera/_image/sales/total.png', 'other://vera/_image/sales.png']) {
+        expect((await read(token, uri)).error?.code, uri).to.equal(-32602);
+      }
     });
   });
 });

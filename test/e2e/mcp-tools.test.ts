@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { asPublished } from '../support/hosting-fixtures.js';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -104,7 +105,8 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     expect(r.structuredContent.dashboard.name).to.equal('Sales');
     const page = await request({ url: `${server.url}/sales`, host: server.hosts.dashboard(adaHandle) });
     expect(page.status).to.equal(200);
-    expect(page.text).to.equal('<h1>Sales</h1>');
+    // The host adds preview tags to a public body page without its own (decision 0231).
+    expect(page.text).to.match(/^<meta property="og:type" content="website">[^\n]*\n<h1>Sales<\/h1>$/);
   });
 
   it('lists dashboards with structuredContent and a cursor', async () => {
@@ -202,7 +204,8 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     const read = await rpc(ada, 'resources/read', { uri: `service://${adaHandle}/zeta` });
     expect(read.body.result.contents[0].text).to.equal('z');
     const page = await request({ url: `${server.url}/zeta`, host: server.hosts.dashboard(adaHandle) });
-    expect(page.text).to.equal(read.body.result.contents[0].text);
+    // The page as published, besides the preview line the host adds to a public body page (decision 0231).
+    expect(asPublished(page.text)).to.equal(read.body.result.contents[0].text);
     expect((await rpc(ada, 'resources/read', { uri: 'http://nope' })).body.error.code).to.equal(-32602);
     expect((await rpc(ada, 'resources/read', { uri: `service://${adaHandle}/missing` })).body.error.code).to.equal(-32002);
     expect((await rpc(ada, 'resources/read', { uri: 'service://bob/zeta' })).body.error.code).to.equal(-32002);
@@ -248,7 +251,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
       expect(res.json().result.isError, res.text).to.equal(undefined);
       const hosted = await request({ url: `${server.url}/${path}`, host: server.hosts.dashboard(adaHandle) });
       expect(hosted.status).to.equal(200);
-      expect(hosted.text === page).to.equal(true);
+      expect(asPublished(hosted.text) === page).to.equal(true);
     }
     // Broken inside the large body: the same 400 Parse error as any invalid JSON.
     const broken = await post(asAscii({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'publish_dashboard', arguments: { path: 'broken', body: page } } }).replace('\\t', '\\x'));
@@ -271,7 +274,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
     for (const n of [1, 2, 3, 4, 5, 6]) {
       const hosted = await request({ url: `${server.url}/lent-${n}`, host: server.hosts.dashboard(adaHandle) });
       expect(hosted.status).to.equal(200);
-      expect(hosted.text === page(n), `lent-${n}`).to.equal(true);
+      expect(asPublished(hosted.text) === page(n), `lent-${n}`).to.equal(true);
     }
   });
 });

@@ -205,6 +205,9 @@ export const stubResources: ResourceSource = {
     }
     return { uri: ref.uri, mimeType: 'text/html', text: `<h1>${ref.slug}</h1>` };
   },
+  async image(_principal, ref) {
+    throw new DomainError('not_found', `No dashboard named "${ref.slug}" in your account`);
+  },
 };
 
 export class RecordingLogger implements McpLogger {

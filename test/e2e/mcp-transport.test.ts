@@ -260,7 +260,7 @@ for (const front of MCP_FRONTS) describe(`MCP endpoint over HTTP (${front} front
       });
       expect(result.serverInfo).to.deep.equal({ name: 'service', version: '0.6.0' });
       expect(result.instructions).to.be.a('string');
-      for (const fragment of ['[a-z0-9-]', 'http://<handle>.dash.localhost:8787/<slug>', 'BEGIN_JSON', 'isError', 're-authorize', 'snapshot', 'service://{handle}/{slug}']) {
+      for (const fragment of ['[a-z0-9-]', 'http://<handle>.dash.localhost:8787/<slug>', 'BEGIN_JSON', 'isError', 're-authorize', 'snapshot', 'service://{handle}/{slug}', ':id.from and :id.to']) {
         expect(result.instructions).to.contain(fragment);
       }
     });

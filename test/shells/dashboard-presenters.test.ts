@@ -129,9 +129,17 @@ describe('dashboard presenters', () => {
 
   it('get_dashboard and the version tools: the dashboard or version with its slug and URL', () => {
     const body = { filename: 'index.html', encoding: 'utf8' as const, content: 'x', size: 1 };
-    const found = foundJson(urls, { target: ada, dashboard, current: version('v2'), aliasOf: 'sales', body });
+    const found = foundJson(urls, { target: ada, dashboard, current: version('v2'), aliasOf: 'sales', body, params: [] });
     expect(Object.keys(found)).to.deep.equal(['dashboard', 'alias_of', 'body']);
     expect(found).to.deep.include({ alias_of: 'sales', body });
+    const withParams = foundJson(urls, {
+      target: ada, dashboard, current: version('v2'), aliasOf: null, body: null,
+      params: [{ id: 'region', type: 'select', default: 'North', options: ['North', 'South'] }, { id: 'n', type: 'number', min: 0 }],
+    });
+    expect(withParams.params).to.deep.equal([
+      { id: 'region', type: 'select', label: null, default: 'North', required: false, options: ['North', 'South'] },
+      { id: 'n', type: 'number', label: null, default: null, required: false, min: 0 },
+    ]);
     const listed = versionListJson(urls, { target: ada, dashboard, versions: [version('v1', { seq: 2 }), version('v0')] });
     expect(Object.keys(listed)).to.deep.equal(['slug', 'url', 'current_version_id', 'count', 'versions']);
     expect(listed).to.deep.include({ slug: 'sales', url: 'https://ada.dash.example/sales', current_version_id: 'v2', count: 2 });
@@ -158,6 +166,8 @@ describe('dashboard presenters', () => {
       runs: [],
       dailyViews: [],
       refreshRefusal: null,
+      alerts: [],
+      failureStreak: null,
     };
     const view = detailView(urls, detail);
     expect(view).to.deep.include({ owner: detail.owner, publishedAt: created, refresh: detail.refresh, refreshRefusal: null });

@@ -9,7 +9,15 @@ const everyPanel = () => ({
   title: 'Sales',
   description: 'By month and region',
   timezone: 'Europe/Paris',
-  queries: { live: { sql: 'SELECT 1 AS n' } },
+  queries: { live: { sql: 'SELECT :region AS region, :period.from AS since, :period.to AS until, :top AS top, :day AS day, :tags AS tags, :name AS name' } },
+  params: [
+    { id: 'region', type: 'select', label: 'Region', default: 'North', options: ['North', 'South'] },
+    { id: 'period', type: 'date_range', default: { from: '2026-01-01', to: '2026-03-31' } },
+    { id: 'top', type: 'number', min: 1, max: 100, default: 10, required: true },
+    { id: 'day', type: 'date' },
+    { id: 'tags', type: 'multi_select', options: { query: 'sales' } },
+    { id: 'name', type: 'text', pattern: '[a-z]+' },
+  ],
   data: { sales: [{ month: '2026-01', region: 'North', total: 10, share: 0.5 }] },
   panels: [
     { id: 'line', type: 'line', title: 'Trend', query: 'sales', x: 'month', y: ['total', 'share'], width: 6, x_title: 'Month', y_title: 'Total', y2: ['share'] },
@@ -17,9 +25,14 @@ const everyPanel = () => ({
     { id: 'area', type: 'area', query: 'sales', x: 'month', y: 'total' },
     { id: 'pie', type: 'pie', query: 'sales', x: 'region', y: 'total' },
     { id: 'scatter', type: 'scatter', query: 'sales', x: 'share', y: 'total' },
-    { id: 'table', type: 'table', query: 'live', columns: [{ id: 'n', label: 'Number' }] },
+    { id: 'table', type: 'table', query: 'live', columns: [{ id: 'region', label: 'Region' }] },
     { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3 },
     { id: 'text', type: 'text', text: '**Note**' },
+  ],
+  alerts: [
+    { id: 'high', query: 'live', column: 'n', row: 'any', when: { '>=': 100 }, message: 'High' },
+    { id: 'north', query: 'sales', column: 'region', when: { '!=': 'North' }, message: 'Not north' },
+    { id: 'moved', query: 'sales', column: 'total', row: 'first', when: 'changes', message: 'Moved' },
   ],
 });
 
@@ -57,6 +70,13 @@ describe('publish_dashboard spec schema', () => {
     ['a table column with an unknown key', (s) => Object.assign(s.panels[5]!, { columns: [{ id: 'n', width: 3 }] })],
     ['no panels', (s) => (s.panels.length = 0)],
     ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
+    ['a number parameter with options', (s) => Object.assign(s.params[2]!, { options: ['1'] })],
+    ['a select parameter without options', (s) => delete (s.params[0] as { options?: unknown }).options],
+    ['a parameter of an unknown type', (s) => Object.assign(s.params[3]!, { type: 'time' })],
+    ['an alert with two operators', (s) => Object.assign(s.alerts[0]!, { when: { '>': 1, '<': 5 } })],
+    ['an alert comparing a string with >', (s) => Object.assign(s.alerts[0]!, { when: { '>': '100' } })],
+    ['an alert without a message', (s) => delete (s.alerts[1] as { message?: unknown }).message],
+    ['an alert on an unknown row', (s) => Object.assign(s.alerts[0]!, { row: 'middle' })],
   ];
   for (const [name, spoil] of wrong) {
     it(`is refused by the schema and by the parser alike: ${name}`, () => {

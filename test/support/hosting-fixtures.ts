@@ -8,6 +8,11 @@ import { aDashboard } from './mothers.js';
 
 export const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
+/** The line of preview tags the host adds to a public page published as a body without its own (decision 0231). */
+export const ADDED_PREVIEW = /\n?<meta property="og:type" content="website">[^\n]*\n/;
+/** A public body page as served, without that line: the page as published. */
+export const asPublished = (served: string) => served.replace(ADDED_PREVIEW, '');
+
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
   constructor(public ms = Date.parse('2026-03-01T12:00:00Z')) {}

@@ -10,6 +10,7 @@ import { dashboardsSurfaceFrom } from '../../shells/koa/dashboards/dashboards-su
 import { dashboardsFastPathFrom } from '../../shells/koa/dashboards/fast-path.js';
 import { createViewerRoutes } from '../../shells/koa/app/viewer-routes.js';
 import { createAppSurface } from '../../shells/koa/app/app-surface.js';
+import { createDashboardsRoutes } from '../../shells/koa/app/dashboards-routes.js';
 
 /** Web sessions by token, standing in for the sign-in capability's store. */
 export class StubWebSessions implements WebSessions {
@@ -26,15 +27,20 @@ export interface HostingServer {
   close(): Promise<void>;
 }
 
-/** The dashboards fast path, then the dashboards surface and the viewer routes behind the real host router, on a free loopback port. */
-export async function startHostingServer(app: AppContainer, settings: Settings, sessions: WebSessions, port = 0): Promise<HostingServer> {
+/**
+ * The dashboards fast path, then the dashboards surface and the viewer routes behind the real host router, on
+ * a free loopback port; `dashboardsPages` adds the web app's dashboards pages (shells/koa/app/dashboards-routes.ts).
+ */
+export async function startHostingServer(app: AppContainer, settings: Settings, sessions: WebSessions, port = 0, options: { dashboardsPages?: boolean } = {}): Promise<HostingServer> {
   const errors: unknown[] = [];
   const viewerRoutes = createViewerRoutes({ settings, sessions, viewers: app.container.get(ViewerAccess) });
+  const pages = options.dashboardsPages ? (createDashboardsRoutes(app.container, settings).routes() as unknown as Koa.Middleware) : null;
   const notFound: Koa.Middleware = async (ctx) => {
     ctx.status = 404;
     ctx.body = 'Not Found';
   };
-  const routes = viewerRoutes.routes() as unknown as Koa.Middleware;
+  const viewer = viewerRoutes.routes() as unknown as Koa.Middleware;
+  const routes: Koa.Middleware = pages ? (ctx, next) => viewer(ctx, () => pages(ctx, next)) : viewer;
   const koa = new Koa();
   koa.use(
     hostRouter(settings, {

@@ -47,9 +47,10 @@ export interface ImageWorld {
 
 /**
  * Ada (pro, with a warehouse connection) publishes the spec as the public `sales` and the private `books`,
- * plus a body page `plain`; each spec dashboard is refreshed once. Bob is another user.
+ * plus a body page `plain`; each spec dashboard is refreshed once. Bob is another user. `dashboardsPages`
+ * serves the web app's dashboards pages too.
  */
-export async function imageWorld(): Promise<ImageWorld> {
+export async function imageWorld(options: { dashboardsPages?: boolean } = {}): Promise<ImageWorld> {
   const settings = testSettings();
   const database: TestDatabase = await createTestDatabase();
   const warehouse = await createTestWarehouse();
@@ -57,7 +58,7 @@ export async function imageWorld(): Promise<ImageWorld> {
   // Moved past the host's metadata TTL after each change, so the next request sees it (no sleeping).
   const clock = new ManualClock(Date.now());
   const app = await buildContainer({ ...settings, databaseUrl: database.url }, { refreshWorkers: false, clock });
-  const server = await startHostingServer(app, settings, new StubWebSessions());
+  const server = await startHostingServer(app, settings, new StubWebSessions(), 0, options);
   const tools = registry(app.container);
   const { user: ada, principal } = await makeUser(app.container, 'pro');
   const { user: bob } = await makeUser(app.container, 'pro');

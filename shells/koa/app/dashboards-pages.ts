@@ -4,6 +4,7 @@ import { dashboardJson, dashboardUrl, versionJson, type DashboardJson, type Vers
 import type { EmbedOnce } from './embed-section.js';
 import { html, layout, type Html } from './html.js';
 import { viewsChart } from './views-chart.js';
+import { alertsSection } from './alerts-section.js';
 
 /**
  * The dashboards pages (`/dashboards`, `/dashboards/<owner>/<slug>` and its steps). Plain forms and
@@ -29,6 +30,13 @@ export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf"
 const enc = encodeURIComponent;
 export const dashboardPath = (owner: string, slug: string) => `${DASHBOARDS_PATH}/${enc(owner)}/${enc(slug)}`;
 export const ownerListPath = (owner: string) => `${DASHBOARDS_PATH}?owner=${enc(owner)}`;
+/** The dashboard's image on the app's origin (thumbnail-routes.ts); `?theme=dark` for the dark one. */
+export const thumbnailPath = (owner: string, slug: string, theme: 'light' | 'dark' = 'light') =>
+  `${dashboardPath(owner, slug)}/thumbnail.png${theme === 'dark' ? '?theme=dark' : ''}`;
+
+/** The dashboard's image, lazy-loaded, in the app's colour scheme, with its name as the alt text. */
+export const thumbnail = (owner: string, slug: string, name: string, className: string) =>
+  html`<picture class="${className}"><source media="(prefers-color-scheme: dark)" srcset="${thumbnailPath(owner, slug, 'dark')}"><img src="${thumbnailPath(owner, slug)}" alt="${name}" loading="lazy" decoding="async"></picture>`;
 
 /** A user-chosen value cut to one line with an ellipsis; the whole text stays in its title. */
 export const clipped = (text: string, extraClass = '') => html`<span class="clip${extraClass}" title="${text}">${text}</span>`;
@@ -81,7 +89,7 @@ export function listPage(
   };
   const filtered = Boolean(input.search || input.tag || input.visibility || input.kind);
   const rows = page.rows.map(
-    (r) => html`<tr><td class="name"><a href="${dashboardPath(owner.name, r.slug)}">${clipped(r.name)}</a><div class="note mono">${r.slug}</div></td>
+    (r) => html`<tr><td class="name">${thumbnail(owner.name, r.slug, r.name, 'thumb')}<a href="${dashboardPath(owner.name, r.slug)}">${clipped(r.name)}</a><div class="note mono">${r.slug}</div></td>
 <td class="tags" data-label="Tags">${r.tags.length ? tagBadges(r.tags) : html`<span class="muted">—</span>`}</td>
 <td data-label="Visibility">${r.visibility}</td><td data-label="Kind">${r.kind}</td><td data-label="Last published">${when(r.publishedAt)}</td>
 <td class="run" data-label="Last refresh">${r.kind === 'refreshable' ? runBadge(r.lastRun) : html`<span class="muted">—</span>`}</td><td data-label="Views (30 days)">${r.views}</td></tr>`,
@@ -194,9 +202,9 @@ export function detailPage(chrome: Chrome, detail: DetailView, input: DetailInpu
 <h1>${d.name}</h1><p class="muted mono">${d.slug}</p>
 ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : null}${problem?.form === 'page' ? html`<div class="error" role="alert">${problem.message}</div>` : null}
 ${meta}
-<h2>Preview</h2>${preview}
+<h2>Preview</h2>${thumbnail(owner.name, d.slug, d.name, 'image')}${preview}
 <h2>Views</h2>${viewsChart(detail.dailyViews)}
-${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}
+${d.refreshable ? refreshSection(detail, path, csrf, problem, values) : null}${alertsSection(detail.alerts, detail.failureStreak)}
 <h2>Versions</h2>${versionsSection(detail, path, csrf, problem)}
 ${input.share ?? null}
 ${input.embedSection ?? null}
@@ -239,7 +247,7 @@ function refreshSection(detail: DetailView, path: string, csrf: Html, problem: P
       : r.pending === 'queued'
         ? html`<p class="notice" role="status" id="refresh-pending">A refresh is queued… This page reloads until the run is listed.</p>`
         : null;
-  return html`<h2>Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${pending}${runs}`;
+  return html`<h2 id="refresh">Refresh</h2>${warnings}${schedule}${scheduleForm}<h3>Run now</h3>${trigger}<h3>Last runs</h3>${pending}${runs}`;
 }
 
 function versionsSection(detail: DetailView, path: string, csrf: Html, problem: Problem | undefined): Html {

@@ -15,6 +15,7 @@ import { onRefusal, type RefusalPage } from './refusals.js';
 import { seeOther, sendPage, WebSecurity } from './web-security.js';
 import { SHARE_NOTICES, shareLinksRoutes, shareSectionOf, type ShareDetailInput } from './share-links-routes.js';
 import { embedPanel, embedRoutes } from './embed-routes.js';
+import { thumbnailRoutes } from './thumbnail-routes.js';
 import { DELIVER_NOTICES, deliverRoutes, deliverSectionOf, type DeliverDetailInput } from './deliver-routes.js';
 import {
   DASHBOARDS_PATH,
@@ -69,6 +70,7 @@ export function createDashboardsRoutes(container: Container, settings: Settings)
   shareLinksRoutes(router, container, settings, pages);
   embedRoutes(router, pages, container, settings);
   deliverRoutes(router, container, pages);
+  thumbnailRoutes(router, pages);
   return router;
 }
 
@@ -86,10 +88,10 @@ function dashboardsPages(container: Container, settings: Settings) {
   const signIn = (ctx: Koa.Context, back: string) => seeOther(ctx, `/sign-in?return_to=${encodeURIComponent(back)}`);
   const notFound = (ctx: Koa.Context) =>
     sendPage(ctx, 404, messagePage(displayName, { title: 'Dashboard not found', message: 'There is no dashboard at this address, or it is not yours to see.', link: { href: DASHBOARDS_PATH, text: 'Your dashboards' } }));
-  /** A page that frames something: the app's policy plus the one frame source it needs. */
-  const sendFramingPage = (ctx: Koa.Context, status: number, body: string, frameSource: string) => {
+  /** The dashboards pages' policy: images from the app itself (thumbnail-routes.ts), plus a frame source when the page frames one. */
+  const sendDashboardsPage = (ctx: Koa.Context, status: number, body: string, frameSource?: string) => {
     sendPage(ctx, status, body);
-    ctx.set('Content-Security-Policy', `${contentSecurityPolicy()}; frame-src ${frameSource}`);
+    ctx.set('Content-Security-Policy', contentSecurityPolicy([], ["'self'"]) + (frameSource ? `; frame-src ${frameSource}` : ''));
   };
 
   const user = async (ctx: Koa.Context): Promise<string | null> => {
@@ -115,7 +117,7 @@ function dashboardsPages(container: Container, settings: Settings) {
     // A refusal about a version no longer listed goes to the top of the page.
     if (problem?.form.startsWith('version-') && !detail.versions.some((v) => `version-${v.id}` === problem.form)) problem.form = 'page';
     const view = detailView(settings, detail);
-    sendFramingPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await sharingSections(container, userId, owner, view, chrome(ctx).csrf, input)) }), dashboardFrames);
+    sendDashboardsPage(ctx, status, detailPage(chrome(ctx), view, { ...input, ...(await sharingSections(container, userId, owner, view, chrome(ctx).csrf, input)) }), dashboardFrames);
   };
 
   /** A POSTed form's CSRF check; false when refused (the response is already set). */
@@ -133,7 +135,7 @@ function dashboardsPages(container: Container, settings: Settings) {
     versions: detail.versions.length,
   });
 
-  return { owners, sessions, security, chrome, signIn, notFound, sendFramingPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
+  return { owners, sessions, security, chrome, signIn, notFound, sendDashboardsPage, user, unreachable, unreachableAddress, showDetail, checkedPost, deleteInput };
 }
 
 /** The Share section and the embed settings, each only for a person who manages the dashboard's sharing. */
@@ -143,7 +145,7 @@ async function sharingSections(container: Container, userId: string, owner: stri
 }
 
 /** The list of dashboards and each dashboard's page. */
-function listRoutes(router: Router, { owners, chrome, user, unreachable, showDetail }: Pages): void {
+function listRoutes(router: Router, { owners, chrome, user, unreachable, showDetail, sendDashboardsPage }: Pages): void {
   router.get(DASHBOARDS_PATH, async (ctx) => {
     const userId = await user(ctx);
     if (!userId) return;
@@ -167,9 +169,9 @@ function listRoutes(router: Router, { owners, chrome, user, unreachable, showDet
     onRefusal(ctx, async (ctx, error, status) => {
       if (status !== 400) return unreachable(ctx, error, status);
       onRefusal(ctx, unreachable, 'owned');
-      sendPage(ctx, 400, listPage(chrome(ctx), await owners.list(userId, ownerName, { ...filters, cursor: undefined }), { ...input, cursor: '', error: error.message }));
+      sendDashboardsPage(ctx, 400, listPage(chrome(ctx), await owners.list(userId, ownerName, { ...filters, cursor: undefined }), { ...input, cursor: '', error: error.message }));
     }, 'owned');
-    sendPage(ctx, 200, listPage(chrome(ctx), await owners.list(userId, ownerName, filters), input));
+    sendDashboardsPage(ctx, 200, listPage(chrome(ctx), await owners.list(userId, ownerName, filters), input));
   });
 
   router.get(`${DASHBOARDS_PATH}/:owner`, async (ctx) => {
@@ -187,7 +189,7 @@ function listRoutes(router: Router, { owners, chrome, user, unreachable, showDet
 }
 
 /** One version's page and its files. */
-function versionRoutes(router: Router, { owners, chrome, user, notFound, sendFramingPage, unreachableAddress }: Pages): void {
+function versionRoutes(router: Router, { owners, chrome, user, notFound, sendDashboardsPage, unreachableAddress }: Pages): void {
   router.get(`${DASHBOARDS_PATH}/:owner/:slug/versions/:version`, async (ctx) => {
     const userId = await user(ctx);
     if (!userId) return;
@@ -197,7 +199,7 @@ function versionRoutes(router: Router, { owners, chrome, user, notFound, sendFra
     const owner = (await owners.owners(userId)).find((o) => o.name === ownerName)!;
     const version = versionJson(found.version, found.dashboard.currentVersionId);
     const page = versionPage(chrome(ctx), { owner, name: found.dashboard.slug, slug: found.dashboard.slug, version, filename: found.body?.filename ?? '', current: version.current });
-    sendFramingPage(ctx, 200, page, "'self'");
+    sendDashboardsPage(ctx, 200, page, "'self'");
   });
 
   // One file of one version, framed by the version page. Served sandboxed (an opaque origin, so its

@@ -33,6 +33,8 @@ input[aria-invalid=true],select[aria-invalid=true]{border-color:var(--bad)}
 .stack{margin:.8rem 0}
 .row-form{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap}
 .row-form .stack{flex:1 1 12rem;margin:0}
+picture.thumb img{display:block;width:9rem;height:4.75rem;object-fit:cover;object-position:top;margin-bottom:.35rem;border:1px solid var(--line);border-radius:6px;background:var(--soft)}
+picture.image img{display:block;width:100%;max-width:36rem;height:auto;margin:0 0 1rem;border:1px solid var(--line);border-radius:10px;background:var(--soft)}
 iframe.preview{display:block;width:100%;height:26rem;border:1px solid var(--line);border-radius:10px;background:#fff}
 figure.chart{margin:.5rem 0 0;max-width:40rem}
 figure.chart svg{display:block;width:100%;height:auto}
@@ -49,7 +51,9 @@ td.share-actions{white-space:nowrap}
 td.share-actions button{padding:.3rem .7rem;font-size:.85rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:720px){form.filters{grid-template-columns:1fr 1fr}form.filters .wide-field{grid-column:1 / -1}.grid2{grid-template-columns:1fr}
-.card{padding:1.1rem}main.full{margin-top:1rem}iframe.preview{height:20rem}
+.card{padding:1.1rem}main.full{margin-top:1rem}picture.thumb img{display:block;width:9rem;height:4.75rem;object-fit:cover;object-position:top;margin-bottom:.35rem;border:1px solid var(--line);border-radius:6px;background:var(--soft)}
+picture.image img{display:block;width:100%;max-width:36rem;height:auto;margin:0 0 1rem;border:1px solid var(--line);border-radius:10px;background:var(--soft)}
+iframe.preview{height:20rem}
 table.list thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.list,table.list tbody,table.list tr,table.list td{display:block}
 table.list tr{border-top:1px solid var(--line);padding:.6rem 0}

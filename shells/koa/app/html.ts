@@ -98,9 +98,10 @@ const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64'
  * are origins a form on the page may end up at through redirects (the client's redirect URI after
  * consent, the dashboards hosts after a viewer sign-in).
  */
-export function contentSecurityPolicy(formTargets: string[] = []): string {
+export function contentSecurityPolicy(formTargets: string[] = [], imageSources: string[] = []): string {
   const targets = ["'self'", ...formTargets].join(' ');
-  return `default-src 'none'; style-src ${STYLE_HASH}; img-src data:; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`;
+  const images = [...imageSources, 'data:'].join(' ');
+  return `default-src 'none'; style-src ${STYLE_HASH}; img-src ${images}; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 /**

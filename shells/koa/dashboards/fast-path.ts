@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Container } from 'inversify';
 import { Settings } from '../../../application/ports/settings.js';
 import { ServeDashboard } from '../../../application/hosting/serve-dashboard.js';
+import { hasParamForm } from '../../../application/hosting/page-variants.js';
 import { ViewTally } from '../../../application/hosting/view-tally.js';
 import { matchesEtag, PRIVATE_CACHE, PRIVATE_FRAME_POLICY, PUBLIC_CACHE, REFERRER_POLICY } from './dashboards-surface.js';
 import { cookieNames, readCookie, shareCookieName, type CookieNames } from './viewer-cookies.js';
@@ -41,6 +42,8 @@ export function createDashboardsFastPath(deps: { serve: ServeDashboard; views: V
     const shareCookie = cookie?.includes('dashpub_share_') ? (slug: string) => readCookie(cookie, shareCookieName(cookies, slug)) : undefined;
     const file = serve.peek(subdomain, query < 0 ? url : url.slice(0, query), shareCookie);
     if (!file) return false;
+    // A page with a parameter form draws the URL's values, on the Koa path.
+    if (query >= 0 && query < url.length - 1 && file.page && hasParamForm(file.body)) return false;
     if (file.page && method === 'GET') views.record(file.dashboardId, file.shareLinkId);
     const shared = file.visibility !== 'public';
     const common = ['ETag', file.etag, 'Cache-Control', shared ? PRIVATE_CACHE : PUBLIC_CACHE, 'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', REFERRER_POLICY];

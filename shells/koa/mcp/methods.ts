@@ -4,7 +4,7 @@ import type { Principal } from '../../../application/ports/token-verifier.js';
 import { serverInstructions } from './instructions.js';
 import { invalidParams, JsonRpcError, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from './jsonrpc.js';
 import type { PromptCatalog } from './prompts.js';
-import { parseResourceUri, resourceTemplates, type ResourceSource } from './resources.js';
+import { parseImageResourceUri, parseResourceUri, resourceTemplates, type ResourceSource } from './resources.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { dashboardViewResource, type ViewResourceContents } from './ui/dashboard-view.js';
 import { SERVER_VERSION } from '../../server-version.js';
@@ -121,6 +121,14 @@ export class McpMethods {
 
   private async readResource(principal: Principal, uri: unknown) {
     if (uri === this.view.uri) return { contents: [this.view] };
+    const image = parseImageResourceUri(this.settings.serviceName, uri);
+    if (image) {
+      try {
+        return { contents: [await this.resources.image(principal, image)] };
+      } catch (err) {
+        throw resourceError(err, image.uri);
+      }
+    }
     const ref = parseResourceUri(this.settings.serviceName, uri);
     try {
       return { contents: [await this.resources.read(principal, ref)] };

@@ -29,6 +29,13 @@ export interface ResourceSource {
   list(principal: Principal, cursor: string | undefined): Promise<{ resources: ResourceEntry[]; nextCursor?: string | null }>;
   /** One dashboard's body (its index.html unless the source decides otherwise). */
   read(principal: Principal, ref: ResourceRef): Promise<ResourceContents>;
+  /** One dashboard's image as a PNG blob, under the same authorization as `read` (not a listed template). */
+  image(principal: Principal, ref: ImageResourceRef): Promise<ResourceContents>;
+}
+
+/** A parsed `<scheme>://{handle}/_image/{slug}.png`, optionally `?theme=light|dark`. */
+export interface ImageResourceRef extends ResourceRef {
+  theme: 'light' | 'dark';
 }
 
 export const DEFAULT_RESOURCE_MIME_TYPE = 'text/html';
@@ -52,6 +59,21 @@ export function resourceTemplates(serviceName: string) {
 }
 
 const NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/** `/_image/` can name no slug (slugs have no underscore), as on the dashboards host. */
+const IMAGE_PATH = /^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\/_image\/([a-z0-9-]{1,64})\.png(?:\?theme=(light|dark))?$/;
+
+/**
+ * `<scheme>://{handle}/_image/{slug}.png[?theme=dark]`, the dashboard's image as its host serves it at
+ * `/_image/<slug>.png` (the in-chat view reads it through the host bridge, decision 0232), or null for any
+ * other URI, which `parseResourceUri` then judges.
+ */
+export function parseImageResourceUri(serviceName: string, uri: unknown): ImageResourceRef | null {
+  const prefix = `${serviceName}://`;
+  if (typeof uri !== 'string' || !uri.startsWith(prefix)) return null;
+  const match = IMAGE_PATH.exec(uri.slice(prefix.length));
+  if (!match || match[1]!.length > 64) return null;
+  return { uri, handle: match[1]!, slug: match[2]!, theme: match[3] === 'dark' ? 'dark' : 'light' };
+}
 const SLUG = /^[a-z0-9-]{1,64}$/;
 
 /** Parses `<scheme>://{handle}/{slug}` by hand: URL parsers lowercase and normalise what must be refused. */

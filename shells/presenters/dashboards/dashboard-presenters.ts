@@ -1,3 +1,4 @@
+import type { SpecParam } from '../../../domain/spec-params.js';
 import type { DashboardRecord, Manifest, VersionRecord, VersionSummary } from '../../../application/ports/dashboard-store.js';
 import type { DashboardPage } from '../../../application/dashboards/list-dashboards.js';
 import type { DashboardFound } from '../../../application/dashboards/get-dashboard.js';
@@ -151,6 +152,20 @@ export const foundJson = (urls: UrlSettings, r: DashboardFound) => ({
   body: r.body,
   // Only when asked for, so an answer without the flag stays byte for byte what it was.
   ...(r.summary !== undefined ? { summary: r.summary } : {}),
+  ...(r.params.length > 0 ? { params: r.params.map(paramJson) } : {}),
+});
+
+/** A spec parameter as get_dashboard lists it: its declaration, the default included. */
+const paramJson = (p: SpecParam) => ({
+  id: p.id,
+  type: p.type,
+  label: p.label ?? null,
+  default: p.default ?? null,
+  required: p.required ?? false,
+  ...(p.options === undefined ? {} : { options: p.options }),
+  ...(p.min === undefined ? {} : { min: p.min }),
+  ...(p.max === undefined ? {} : { max: p.max }),
+  ...(p.pattern === undefined ? {} : { pattern: p.pattern }),
 });
 
 /** list_dashboard_versions. */

@@ -8,6 +8,7 @@ export function deliveryAddresses(settings: Parameters<typeof shareLinkUrl>[0] &
   return {
     unsubscribeUrl: (token) => `${settings.appUrl}${UNSUBSCRIBE_PATH_PREFIX}${token}`,
     deliverSectionUrl: (owner, slug) => `${settings.appUrl}/dashboards/${encodeURIComponent(owner)}/${encodeURIComponent(slug)}#deliver`,
+    refreshSectionUrl: (owner, slug) => `${settings.appUrl}/dashboards/${encodeURIComponent(owner)}/${encodeURIComponent(slug)}#refresh`,
     shareLinkUrl: (owner, token) => shareLinkUrl(settings, owner, token),
     imageUrl: (owner, slug) => `${settings.dashboardScheme}://${owner}.${settings.dashboardDomain}/_image/${encodeURIComponent(slug)}.png`,
   };

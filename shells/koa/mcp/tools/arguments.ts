@@ -117,6 +117,17 @@ export const TextList = (options: ArgumentOptions = {}) =>
     options,
   );
 
+/** An array of objects (a spec's `params`); what each holds is the domain's to judge. */
+export const ObjectList = (options: ArgumentOptions = {}) =>
+  argument(
+    {
+      schema: { type: 'array', items: { type: 'object' } },
+      fits: (v) => Array.isArray(v) && v.every((e) => typeof e === 'object' && e !== null && !Array.isArray(e)),
+      refusal: (name) => `${name} must be an array of objects`,
+    },
+    options,
+  );
+
 /** An object or a string (a spec sent as JSON text); what is inside is the domain's to judge. */
 export const ObjectOrText = (options: ArgumentOptions = {}) =>
   argument(

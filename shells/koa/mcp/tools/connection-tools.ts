@@ -2,7 +2,7 @@ import { ConnectionQueries } from '../../../../application/connections/connectio
 import { connectionJson } from '../../../presenters/connections/connection-presenters.js';
 import { answer, textOnly, warningLines } from './presenters.js';
 import { object, READ_WAREHOUSE as READ } from './schemas.js';
-import { Text } from './arguments.js';
+import { ObjectList, Text } from './arguments.js';
 import { defineTool } from './definition.js';
 
 const CONNECTION = '"self" (default: your own dashboards\' metrics) or the id of a warehouse connection from list_connections.';
@@ -21,6 +21,12 @@ export class ValidateSqlInput {
 
   @Text({ optional: true, description: CONNECTION })
   connection?: string | null;
+
+  @ObjectList({
+    optional: true,
+    description: 'The spec\'s params the query names as :id (:id.from and :id.to for a date_range); each is checked and bound with its default.',
+  })
+  params?: object[] | null;
 }
 
 const connectionSchema = object(
@@ -117,7 +123,7 @@ export const CONNECTION_TOOLS = [
       const queries = container.get(ConnectionQueries);
       return {
         async call(principal, input) {
-          const v = await queries.validate(principal, { sql: input.sql, connection: input.connection });
+          const v = await queries.validate(principal, { sql: input.sql, connection: input.connection, params: input.params });
           const r = { valid: true, connection: v.connection, statement: v.statement, columns: v.columns, sample_rows: v.sampleRows, warnings: v.warnings };
           const lines = [
             `The SQL is valid on connection "${r.connection}": ${r.columns.length} column(s) (${r.columns.map((c) => `${c.name} ${c.type}`).join(', ')}), ${r.sample_rows.length} sample row(s).`,

@@ -5,6 +5,7 @@ import { DeleteDashboard } from '../../../../application/dashboards/delete-dashb
 import { ListDashboards } from '../../../../application/dashboards/list-dashboards.js';
 import { GetDashboard } from '../../../../application/dashboards/get-dashboard.js';
 import { ManageShareLinks } from '../../../../application/sharing/manage-share-links.js';
+import { AlertStates } from '../../../../application/alerts/alert-states.js';
 import { subdomainOf } from '../../../../domain/scope.js';
 import { Settings } from '../../../../application/ports/settings.js';
 import type { Container } from 'inversify';
@@ -21,6 +22,7 @@ import {
   updatedJson,
 } from '../../../presenters/dashboards/dashboard-presenters.js';
 import { shareLinksJson, shareLinksLines } from '../../../presenters/sharing/share-mention.js';
+import { alertLines, alertStatesJson } from '../../../presenters/alerts/alert-presenters.js';
 import { dashboardSchema, object, READ, specSummarySchema } from './schemas.js';
 import { defineTool } from './definition.js';
 import type { SpecSummary } from '../../../../domain/spec-summary.js';
@@ -211,16 +213,21 @@ export const DASHBOARD_TOOLS = [
     bind(container) {
       const get = container.get(GetDashboard);
       const shares = container.get(ManageShareLinks);
+      const alertStates = container.get(AlertStates);
       const settings = container.get<Settings>(Settings);
       return {
         _meta: viewOf(container),
         async call(principal, input) {
           const found = await get.execute(principal, { ...refOf(input), ...bodyRequestOf(input), summary: input.summary });
           const shareLinks = shareLinksJson(settings, subdomainOf(found.target), found.dashboard.slug, await shares.activeCount(found.dashboard));
-          const r = { ...foundJson(settings, found), share_links: shareLinks };
+          // Only when the spec declares alerts, so other dashboards' answers stay as they were.
+          const isSpec = 'kind' in found.current ? found.current.kind === 'spec' : found.current.spec !== null;
+          const alerts = isSpec ? alertStatesJson(await alertStates.of(found.dashboard)) : [];
+          const r = { ...foundJson(settings, found), share_links: shareLinks, ...(alerts.length > 0 ? { alerts } : {}) };
           const lines = [`"${r.dashboard.name}" at ${r.dashboard.url} (${r.dashboard.visibility}, version ${r.dashboard.current_version_id}).`];
           if (r.alias_of) lines.push(`"${input.slug}" is an old slug of this dashboard; its slug is now "${r.alias_of}".`);
           lines.push(...shareLinksLines(shareLinks));
+          lines.push(...alertLines(alerts));
           if (found.summary) lines.push(summaryLine(found.summary));
           else if (found.summary === null) lines.push('This dashboard was published as a file and has no spec, so there is no summary.');
           return answer(lines, r);

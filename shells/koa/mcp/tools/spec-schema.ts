@@ -1,6 +1,8 @@
 import { MAX_PANELS, MAX_TEXT_CHARS, PANEL_TYPES, panelFields, type PanelType } from '../../../../domain/dashboard-spec.js';
 import { ID_PATTERN } from '../../../../domain/spec-reading.js';
 import { MAX_LABEL_CHARS, MAX_LISTED_COLUMNS } from '../../../../domain/spec-display.js';
+import { ALERT_OPERATORS, ALERT_ROWS, MAX_ALERT_MESSAGE_CHARS, MAX_ALERTS } from '../../../../domain/spec-alerts.js';
+import { MAX_OPTIONS, MAX_PARAMS, MAX_PATTERN, ONLY, PARAM_ID, PARAM_TYPES, type ParamType } from '../../../../domain/spec-params.js';
 import type { JsonSchema } from './arguments.js';
 
 /**
@@ -55,6 +57,59 @@ function panelSchema(type: PanelType): JsonSchema {
   return { title: PANEL_TITLES[type], type: 'object', properties, required, additionalProperties: false };
 }
 
+/** One alert, as domain/spec-alerts.ts parses it: `when` is one operator with its threshold, or "changes". */
+function alertSchema(): JsonSchema {
+  const ordering: readonly string[] = ['>', '<', '>=', '<='];
+  const thresholds: Record<string, JsonSchema> = {};
+  for (const op of ALERT_OPERATORS) thresholds[op] = ordering.includes(op) ? { type: 'number' } : { type: ['string', 'number', 'boolean', 'null'] };
+  return {
+    type: 'object',
+    properties: {
+      id: { ...ID, description: 'Stable id of the alert, unique in the spec.' },
+      query: { ...ID, description: 'Key of spec.queries or spec.data whose rows are checked.' },
+      column: { ...COLUMN, description: 'Column whose value is compared.' },
+      row: { enum: [...ALERT_ROWS], description: 'Which row: first, last (the default) or any (fires when any row meets the condition).' },
+      when: {
+        anyOf: [{ const: 'changes' }, { type: 'object', properties: thresholds, minProperties: 1, maxProperties: 1, additionalProperties: false }],
+        description: 'One operator and its threshold, such as {">": 100}; or "changes": the value differs from the last refresh\'s (row first or last).',
+      },
+      message: { type: 'string', minLength: 1, maxLength: MAX_ALERT_MESSAGE_CHARS, description: 'What subscribers are told when the alert fires.' },
+    },
+    required: ['id', 'query', 'column', 'when', 'message'],
+    additionalProperties: false,
+  };
+}
+
+const DATE_TEXT = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
+const PARAM_VALUES: Record<ParamType, JsonSchema> = {
+  date: DATE_TEXT,
+  date_range: { type: 'object', properties: { from: DATE_TEXT, to: DATE_TEXT }, required: ['from', 'to'], additionalProperties: false },
+  number: { type: 'number' },
+  text: { type: 'string' },
+  select: { type: 'string' },
+  multi_select: { type: 'array', items: { type: 'string' } },
+};
+const PARAM_FIELDS: Record<string, JsonSchema> = {
+  id: { type: 'string', pattern: PARAM_ID.source, description: 'Written :id in SQL (a date_range as :id.from and :id.to).' },
+  label: { type: 'string', description: 'Label of the control on the page.' },
+  required: { type: 'boolean', description: 'When true a default is required: refreshes render the defaults.' },
+  min: { type: 'number' },
+  max: { type: 'number' },
+  pattern: { type: 'string', maxLength: MAX_PATTERN, description: 'Regular expression a text value must match in full.' },
+  options: {
+    anyOf: [{ type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_OPTIONS }, { type: 'object', properties: { query: ID }, required: ['query'], additionalProperties: false }],
+    description: 'The choices, inline or { "query": "<id>" } (its first column).',
+  },
+};
+
+/** One parameter per type, as domain/spec-params.ts parses it: only the fields its type takes. */
+function paramSchema(type: ParamType): JsonSchema {
+  const properties: Record<string, JsonSchema> = { type: { const: type }, default: PARAM_VALUES[type] };
+  for (const [key, schema] of Object.entries(PARAM_FIELDS)) if (!ONLY[key] || ONLY[key]!.includes(type)) properties[key] = schema;
+  const required = ['id', 'type', ...(type === 'select' || type === 'multi_select' ? ['options'] : [])];
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
 /** Schema keywords for the `spec` argument (an object or a string): they apply when it is sent as an object. */
 export function specSchemaKeywords(): JsonSchema {
   return {
@@ -73,6 +128,18 @@ export function specSchemaKeywords(): JsonSchema {
       },
       timezone: { type: 'string', description: 'IANA time zone tables show timestamps in, such as "Europe/Paris" (default UTC).' },
       panels: { type: 'array', minItems: 1, maxItems: MAX_PANELS, items: { oneOf: PANEL_TYPES.map(panelSchema) } },
+      params: {
+        type: 'array',
+        maxItems: MAX_PARAMS,
+        description: 'Viewer inputs bound into the SQL as typed parameters (never spliced); the page shows a form, refreshes use the defaults.',
+        items: { oneOf: PARAM_TYPES.map(paramSchema) },
+      },
+      alerts: {
+        type: 'array',
+        maxItems: MAX_ALERTS,
+        description: 'Checked after each refresh; the dashboard\'s subscribers are told when one fires and once when it clears.',
+        items: alertSchema(),
+      },
     },
     required: ['title', 'panels'],
     additionalProperties: false,

@@ -41,6 +41,8 @@ white-space:pre-wrap;overflow-wrap:anywhere}
 max-height:720px;overflow:auto;-webkit-overflow-scrolling:touch}
 .preview pre{margin:0;padding:12px;white-space:pre-wrap;overflow-wrap:anywhere;font:12px/1.45 var(--font-mono,ui-monospace,Menlo,Consolas,monospace)}
 .preview img{display:block;max-width:100%;height:auto}
+.shot{margin-top:12px;border:1px solid var(--line);border-radius:var(--radius);overflow:hidden;background:var(--bg2)}
+.shot img{display:block;width:100%;height:auto}
 .page-box{display:block;position:relative;contain:strict;overflow:auto;width:100%}
 [hidden]{display:none!important}
 @media (max-width:420px){#app{padding:12px}.head button{width:100%}}
@@ -79,6 +81,7 @@ export function dashboardViewHtml(settings: ViewSettings): string {
     '</header>',
     '<p class="status" id="status" role="status">Waiting for the dashboard…</p>',
     '<div class="refusal" id="refusal" role="alert" hidden></div>',
+    '<figure class="shot" id="shot" hidden></figure>',
     '<section class="preview" id="preview" aria-label="Preview of the dashboard" hidden></section>',
     '</main>',
     `<script>var DASHPUB_VIEW_CONFIG = ${inlineJson(config)};</script>`,

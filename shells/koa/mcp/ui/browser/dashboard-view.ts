@@ -17,7 +17,9 @@ namespace DashpubView {
   var XLINK = 'http://www.w3.org/1999/xlink';
   var el = function (id: string): HTMLElement { return document.getElementById(id)!; };
   var host: { capabilities: Json; context: Json } = { capabilities: {}, context: {} };
-  var state: { args: Json; url: string | null; seq: number } = { args: null, url: null, seq: 0 };
+  var state: { args: Json; url: string | null; seq: number; shown: boolean; image: { owner: string; slug: string; name: string; theme: string } | null } = {
+    args: null, url: null, seq: 0, shown: false, image: null,
+  };
   var pending = new Map<number, { resolve: (result: Json) => void; reject: (error: Error) => void }>();
   var nextId = 1;
 
@@ -64,6 +66,9 @@ namespace DashpubView {
     Object.assign(host.context, context);
     var root = document.documentElement;
     if (context.theme === 'dark' || context.theme === 'light') root.setAttribute('data-theme', context.theme);
+    // An image still standing in for the preview follows the new theme.
+    var image = state.image;
+    if (image && !state.shown && image.theme !== theme()) readImage(image.owner, image.slug, image.name, state.seq);
     var variables = context.styles && context.styles.variables;
     if (variables) {
       Object.keys(variables).forEach(function (name) {
@@ -84,7 +89,12 @@ namespace DashpubView {
     el('refusal').hidden = true;
     el('preview').hidden = true;
     el('preview').textContent = '';
+    el('shot').hidden = true;
+    el('shot').textContent = '';
+    state.shown = false;
+    state.image = null;
   }
+  function theme(): string { return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light'; }
 
   function textOf(result: Json): string {
     return (result.content || []).filter(function (c: Json) { return c && c.type === 'text'; }).map(function (c: Json) { return c.text; }).join('\n');
@@ -154,6 +164,7 @@ namespace DashpubView {
       return showStatus('Preview of version #' + v.seq + ' (not the current one); its scripts do not run here.');
     }
     if (!owner || !slug) return showStatus('No preview: the answer does not say whose dashboard this is.');
+    readImage(owner, slug, d ? d.name : slug, seq);
     readPage(owner, slug, seq);
   }
 
@@ -170,6 +181,28 @@ namespace DashpubView {
     }, function () { /* the slug stays as the title: the name is a nicety, the preview does not depend on it */ });
   }
 
+  /**
+   * The dashboard's PNG in the view's theme, through the host like the page (decision 0232): shown while the
+   * live preview loads, and dropped once the preview is there.
+   */
+  function readImage(owner: string, slug: string, name: string, seq: number) {
+    if (!host.capabilities.serverResources) return;
+    var asked = theme();
+    state.image = { owner: owner, slug: slug, name: name, theme: asked };
+    var uri = CONFIG.serviceName + '://' + owner + '/_image/' + slug + '.png' + (asked === 'dark' ? '?theme=dark' : '');
+    request('resources/read', { uri: uri }).then(function (r) {
+      var c = r.contents && r.contents[0];
+      if (seq !== state.seq || state.shown || !state.image || state.image.theme !== asked) return;
+      if (!c || c.mimeType !== 'image/png' || typeof c.blob !== 'string') return;
+      var img = document.createElement('img');
+      img.alt = name;
+      img.src = 'data:image/png;base64,' + c.blob;
+      el('shot').replaceChildren(img);
+      el('shot').hidden = false;
+      if (el('refusal').hidden) showStatus('The dashboard\u2019s image; the live preview is loading\u2026');
+    }, function () { /* the image only stands in: the preview, or its refusal, says the rest */ });
+  }
+
   function readPage(owner: string, slug: string, seq: number) {
     if (!host.capabilities.serverResources) return showStatus('This host cannot read the page for a preview; open the dashboard instead.');
     showStatus('Loading the preview\u2026');
@@ -178,6 +211,9 @@ namespace DashpubView {
       var c = r.contents && r.contents[0];
       if (!c) return showStatus('The page is empty.');
       renderPreview(c.mimeType || 'text/html', c.text, c.blob);
+      state.shown = true;
+      el('shot').hidden = true;
+      el('shot').textContent = '';
       showStatus('Preview of the published page; its scripts do not run here.');
     }, function (e) {
       if (seq === state.seq) showRefusal('No preview: ' + e.message);

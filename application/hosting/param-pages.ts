@@ -1,0 +1,106 @@
+import { inject, injectable } from 'inversify';
+import { parseDashboardSpec, RENDERED_DATA, type Row } from '../../domain/dashboard-spec.js';
+import { queryOptions, readParamValues } from '../../domain/param-values.js';
+import { storedParams, type ParamValues, type SpecParam } from '../../domain/spec-params.js';
+import { ConnectionAccess } from '../connections/connection-access.js';
+import { contentHash } from '../file-entries.js';
+import { Clock } from '../ports/clock.js';
+import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
+import { PageRenderer } from '../ports/page-renderer.js';
+import { ParamRenderStore } from '../ports/param-render-store.js';
+import { runSpecQueries } from '../refresh/run-queries.js';
+import { HostingCatalog, type FileBytes } from './hosting-catalog.js';
+import { HostingOptions } from './hosting-options.js';
+import { withNotices } from './page-variants.js';
+
+export const BUDGET_NOTICE = 'This dashboard has drawn as many new views as it may this minute; showing the default values. Try again in a minute.';
+export const FAILED_NOTICE = 'These values could not be drawn; showing the default values.';
+/** Parameter lists kept by version id (a version's spec never changes); whole specs are read only to draw. */
+const PARAM_LISTS_KEPT = 500;
+
+export interface ParamPageRequest {
+  dashboard: DashboardRecord;
+  versionId: string;
+  manifest: Manifest;
+  /** The stored page: the defaults' render. */
+  page: FileBytes;
+  pageUrl: string;
+  query: string;
+}
+
+/**
+ * A spec page for the parameter values in its URL: the stored render for the defaults, a cached render
+ * for values drawn before (this version), or a new draw within the dashboard's per-minute budget. Past the
+ * budget, or when the queries fail, the default render with a notice; never an error page.
+ */
+@injectable()
+export class ParamPages {
+  private readonly paramLists = new Map<string, SpecParam[]>();
+
+  constructor(
+    @inject(DashboardStore) private readonly dashboards: DashboardStore,
+    @inject(HostingCatalog) private readonly catalog: HostingCatalog,
+    @inject(ParamRenderStore) private readonly renders: ParamRenderStore,
+    @inject(ConnectionAccess) private readonly access: ConnectionAccess,
+    @inject(PageRenderer) private readonly renderer: PageRenderer,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(HostingOptions) private readonly options: HostingOptions,
+  ) {}
+
+  /** Null when the URL carries no parameter values for this page (the stored page answers as it is). */
+  async page(request: ParamPageRequest): Promise<FileBytes | null> {
+    const pairs = [...new URLSearchParams(request.query)].filter(([key]) => key !== 'theme');
+    if (pairs.length === 0) return null;
+    const params = await this.params(request.dashboard.id, request.versionId);
+    if (params.length === 0) return null;
+    const stored = await this.storedData(request.manifest);
+    const read = readParamValues(params, pairs, (param) => queryOptions(param, stored));
+    const fallback = (extra: string[]) => (read.notices.length + extra.length ? withNotices(request.page, [...read.notices, ...extra]) : null);
+    if (read.defaults) return fallback([]);
+    const { dashboard, versionId } = request;
+    // A refresh keeps the version but brings new rows: renders of the rows before it are not reused.
+    const key = `${request.manifest[RENDERED_DATA]?.sha256 ?? ''}:${read.key}`;
+    const cached = await this.renders.find(dashboard.id, versionId, key);
+    if (cached) return withNotices({ body: Buffer.from(cached.html, 'utf8'), etag: `"${cached.sha256}"` }, read.notices);
+    const now = this.clock.now();
+    const window = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    if (!(await this.renders.takeBudget(dashboard.id, window, this.options.paramRendersPerMinute))) return fallback([BUDGET_NOTICE]);
+    const html = await this.draw(dashboard, versionId, read.values, request.pageUrl).catch(() => null);
+    if (html === null) return fallback([FAILED_NOTICE]);
+    const body = Buffer.from(html, 'utf8');
+    const sha256 = contentHash(body);
+    await this.renders.put(dashboard.id, versionId, key, { html, sha256 }, now, this.options.paramRendersKept);
+    return withNotices({ body, etag: `"${sha256}"` }, read.notices);
+  }
+
+  private async draw(dashboard: DashboardRecord, versionId: string, values: ParamValues, url: string): Promise<string> {
+    const version = await this.dashboards.getVersion(dashboard.id, versionId);
+    if (!version?.spec) throw new Error(`version ${versionId} of dashboard ${dashboard.id} has no spec`);
+    const spec = parseDashboardSpec(version.spec);
+    const target = await this.access.forDashboard(dashboard.owner, dashboard.connection);
+    const { data } = await runSpecQueries(spec, target, values);
+    const page = await this.renderer.render(spec, data, { fallbackTitle: dashboard.name, renderedAt: this.clock.now(), url, values });
+    return page.html;
+  }
+
+  private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {
+    const known = this.paramLists.get(versionId);
+    if (known) return known;
+    const params = storedParams((await this.dashboards.getVersion(dashboardId, versionId))?.spec);
+    if (this.paramLists.size >= PARAM_LISTS_KEPT) this.paramLists.delete(this.paramLists.keys().next().value!);
+    this.paramLists.set(versionId, params);
+    return params;
+  }
+
+  /** The rows of the defaults' render, where options listed by a query come from. */
+  private async storedData(manifest: Manifest): Promise<Record<string, Row[]>> {
+    const entry = Object.hasOwn(manifest, RENDERED_DATA) ? manifest[RENDERED_DATA] : undefined;
+    const file = entry ? await this.catalog.file(entry) : null;
+    if (!file) return {};
+    try {
+      return (JSON.parse(file.body.toString('utf8')) as { data?: Record<string, Row[]> }).data ?? {};
+    } catch {
+      return {};
+    }
+  }
+}
