@@ -238,7 +238,8 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
     return { interval: 0, hideOverlap: false, width: slot, overflow: 'break', lineHeight: fontSize + 2 };
   }
   // Turned labels wrap too, so a long one cannot eat the plot; the grid then makes room for their height.
-  const turned = { interval: 0, hideOverlap: false, width: Math.max(60, plot.height * 0.4), overflow: 'break', lineHeight: fontSize + 2 };
+  // The wider margin keeps the first turned label clear of the y axis's lowest label at the corner.
+  const turned = { interval: 0, hideOverlap: false, width: Math.max(60, plot.height * 0.4), overflow: 'break', lineHeight: fontSize + 2, margin: 12 };
   if (slot + 6 >= fontSize * 2) return { ...turned, rotate: 45 };
   if (slot + 6 >= fontSize * 1.4) return { ...turned, rotate: 90 };
   // Too many for all: every nth, counted from the end so the latest is labelled and held inside the plot;

@@ -52,10 +52,17 @@ export function hasNarrowDrawing(span: number): boolean {
   return chartWidth(span) > 360;
 }
 
-// Below 11/12 of its drawn width a chart's 12 px text would shrink under 11 px, so the phone drawing takes over.
+/**
+ * Below 11/12 of its drawn width a chart's 12 px text would shrink under 11 px, so the phone drawing takes
+ * over; only up to 480 px, past which the phone drawing would be blown up to oversized text.
+ */
+export function narrowBelow(span: number): number {
+  return Math.min(480, Math.floor((chartWidth(span) * 11) / 12));
+}
+
 const narrowSwaps = Array.from({ length: 12 }, (_, i) => i + 1)
   .filter(hasNarrowDrawing)
-  .map((span) => `@container (max-width:${Math.floor((chartWidth(span) * 11) / 12)}px){.span-${span} .chart-wide{display:none}.span-${span} .chart-narrow{display:block}}`)
+  .map((span) => `@container (max-width:${narrowBelow(span)}px){.span-${span} .chart-wide{display:none}.span-${span} .chart-narrow{display:block}}`)
   .join('');
 
 const spans = Array.from({ length: 12 }, (_, i) => `.span-${i + 1}{grid-column:span ${i + 1}}`).join('');

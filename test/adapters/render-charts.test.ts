@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { parseDashboardSpec, type Panel, type ChartType } from '../../domain/dashboard-spec.js';
 import { categoryLabels, PALETTE, renderChart } from '../../adapters/render/charts.js';
 import { dashboardImageSvg } from '../../adapters/render/dashboard-image.js';
+import { chartWidth, PAGE_CSS } from '../../adapters/render/page-style.js';
 import { REGIONS, shareableSpec } from './render-fixture.js';
 
 const spec = shareableSpec();
@@ -87,6 +88,14 @@ describe('adapters: chart axes, labels and legends', () => {
     const withAttack = parseDashboardSpec({ ...JSON.parse(JSON.stringify(spec)), panels: [{ ...panel('by-region'), x_title: attack }] });
     const image = dashboardImageSvg(withAttack, {}, { fallbackTitle: 'T', renderedAt: new Date(), theme: 'dark' })!.svg;
     expect(image).to.not.match(/<script/i);
+  });
+
+  it('swaps in the phone drawing by the figure\'s width: under 11/12 of the wide drawing, at most 480 px', () => {
+    expect([5, 6, 12].map(chartWidth)).to.deep.equal([449, 550, 1154]);
+    expect(PAGE_CSS).to.contain('.chart{margin:0;container-type:inline-size}');
+    expect(PAGE_CSS).to.contain('@container (max-width:411px){.span-5 .chart-wide{display:none}.span-5 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.contain('@container (max-width:480px){.span-12 .chart-wide{display:none}.span-12 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.not.contain('.span-4 .chart-wide');
   });
 
   it('draws phone-sized charts with 13 px text and desktop ones with 12 px', () => {
