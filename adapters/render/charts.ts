@@ -34,6 +34,8 @@ export interface Chart {
 interface Prepared {
   option: echarts.EChartsCoreOption;
   note?: string;
+  /** A taller drawing than asked for, when a long legend needs the room (the page scales it by its viewBox). */
+  height?: number;
 }
 
 /** The data work for a chart is done once; the option for each drawing size comes from it. */
@@ -46,8 +48,8 @@ type Layout = (size: ChartSize) => Prepared;
 export function renderChart(panel: Panel & { type: ChartType }, rows: readonly Row[], sizes: ChartSize[], label: string): Chart[] {
   const layout = prepare(panel, rows);
   return sizes.map((size) => {
-    const { option, note } = layout(size);
-    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
+    const { option, note, height } = layout(size);
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: height ?? size.height });
     try {
       chart.setOption({
         animation: false,
@@ -168,8 +170,12 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const fontSize = chartFontSize(size);
     const right = new Set(panel.y2 ?? []);
     const legend = series.length > 1 ? legendOption(series.map((s) => s.name), size, right) : undefined;
-    const plot = { width: size.width - (right.size > 0 ? 120 : 64), height: size.height - (legend?.height ?? 0) - 40 };
+    // Past two lines, the legend adds to the drawing's height instead of taking it from the plot.
+    const height = size.height + Math.max(0, (legend?.height ?? 0) - 2 * (fontSize + 10));
+    const plot = { width: size.width - (right.size > 0 ? 120 : 64), height: height - (legend?.height ?? 0) - 40 };
+    const labels = categoryLabels(categories, plot, fontSize);
     return {
+      height,
       option: {
         legend: legend?.option,
         // The grid shrinks until every axis label and title fits, so nothing is cut at the SVG's edges.
@@ -177,10 +183,11 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
         xAxis: {
           type: 'category',
           data: categories,
-          boundaryGap: panel.type === 'bar',
+          // Turned labels start half a band in, so the first does not run into the y axis's labels.
+          boundaryGap: panel.type === 'bar' || 'rotate' in labels,
           axisLine: { lineStyle: { color: RULE } },
           axisTick: { show: false },
-          axisLabel: { color: INK, fontSize, ...categoryLabels(categories, plot, fontSize) },
+          axisLabel: { color: INK, fontSize, ...labels },
           ...axisTitle(panel.x_title, 'x'),
         },
         yAxis: right.size > 0 ? [valueAxis(fontSize, axisTitle(panel.y_title, 'y')), valueAxis(fontSize, { splitLine: { show: false } })] : valueAxis(fontSize, axisTitle(panel.y_title, 'y')),
@@ -226,7 +233,7 @@ function labelWidth(text: string, fontSize: number): number {
 /**
  * Every category gets its label: level when the longest fits its slot, wrapped at spaces onto two lines
  * when each word fits, else turned 45° (90° when slots are narrower than a line of text at 45°). Only
- * when even upright labels would touch is every nth labelled.
+ * when turned labels would touch or eat the plot is every nth labelled.
  */
 export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number): Record<string, unknown> {
   const slot = plot.width / Math.max(1, categories.length) - 6;
@@ -237,11 +244,14 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   if (slot >= 3 * fontSize && twoLines && words.every((w) => labelWidth(w, fontSize) <= slot)) {
     return { interval: 0, hideOverlap: false, width: slot, overflow: 'break', lineHeight: fontSize + 2 };
   }
-  // Turned labels wrap too, so a long one cannot eat the plot; the grid then makes room for their height.
-  // The wider margin keeps the first turned label clear of the y axis's lowest label at the corner.
-  const turned = { interval: 0, hideOverlap: false, width: Math.max(60, plot.height * 0.4), overflow: 'break', lineHeight: fontSize + 2, margin: 12 };
-  if (slot + 6 >= fontSize * 2) return { ...turned, rotate: 45 };
-  if (slot + 6 >= fontSize * 1.4) return { ...turned, rotate: 90 };
+  // A turned label wraps onto as many lines as the gap to its neighbour holds (a line counted at 1.25 em),
+  // and is turned only if it then takes at most half the plot's height. The wider margin keeps the first
+  // turned label clear of the y axis's lowest label at the corner.
+  for (const rotate of [45, 90]) {
+    const lines = Math.floor(((slot + 6) * Math.sin((rotate * Math.PI) / 180)) / (fontSize * 1.25));
+    const width = lines < 1 ? Infinity : Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+    if (width <= plot.height * 0.5) return { interval: 0, hideOverlap: false, width, overflow: 'break', lineHeight: fontSize + 2, margin: 12, rotate };
+  }
   // Too many for all: every nth, counted from the end so the latest is labelled and held inside the plot;
   // the half-label more of spacing leaves room for that last label, which is right-aligned, not centred.
   const step = Math.ceil((1.5 * (longest + 12)) / (plot.width / categories.length));
@@ -332,6 +342,25 @@ function formatShare(percent: number): string {
   return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`;
 }
 
+/** ECharts measures text narrower than browsers draw it, so its wrapping width keeps a fifth in hand. */
+/** The ring's inner and outer radius: within the 62 % left of the legend, and 72 % of the asked height. */
+const pieRadius = (size: ChartSize) => {
+  const outer = Math.min(size.width * 0.31 - 8, size.height * 0.36);
+  return [outer * 0.58, outer];
+};
+
+const pieLegendWidth = (size: ChartSize) => Math.floor((size.width * 0.38 - 24) * 0.8);
+
+/** The pie legend's height with its entries wrapped at its width (2 em more for a wrapped one: breaking at spaces loses room). */
+function pieLegendHeight(entries: readonly string[], size: ChartSize): number {
+  const fontSize = chartFontSize(size);
+  const room = pieLegendWidth(size);
+  return entries.reduce((sum, text) => {
+    const lines = Math.ceil((labelWidth(text, fontSize) + (labelWidth(text, fontSize) > room ? fontSize * 2 : 0)) / room);
+    return sum + lines * (fontSize + 3) + 10;
+  }, 0);
+}
+
 function pie(panel: Panel, rows: readonly Row[]): Layout {
   const x = panel.x!;
   const y = yColumns(panel)[0]!;
@@ -352,8 +381,10 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
   }
   const total = slices.reduce((sum, slice) => sum + slice.value, 0);
   const share = new Map(slices.map((slice) => [slice.name, total > 0 ? (slice.value / total) * 100 : 0]));
-  // Outside labels get clipped in a narrow panel; a legend beside the ring with each share always fits.
+  const entry = (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`;
+  // Outside labels get clipped in a narrow panel; a legend beside the ring, taller when it must, always fits.
   return (size) => ({
+    height: Math.max(size.height, pieLegendHeight(slices.map((slice) => entry(slice.name)), size) + 24),
     option: {
       legend: {
         orient: 'vertical',
@@ -364,14 +395,15 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
         itemHeight: 9,
         itemGap: 10,
         // Long names wrap at spaces inside the room right of the ring instead of ending in "..".
-        textStyle: { color: INK, width: Math.floor(size.width * 0.38) - 24, overflow: 'break', lineHeight: chartFontSize(size) + 3 },
-        formatter: (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`,
+        textStyle: { color: INK, width: pieLegendWidth(size), overflow: 'break', lineHeight: chartFontSize(size) + 3 },
+        formatter: entry,
       },
       series: [
         {
           type: 'pie',
-          radius: ['42%', '72%'],
-          center: ['32%', '50%'],
+          // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
+          radius: pieRadius(size).map(Math.round),
+          center: ['31%', '50%'],
           data: slices,
           label: { show: false },
           labelLine: { show: false },

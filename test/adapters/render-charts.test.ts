@@ -3,7 +3,7 @@ import { parseDashboardSpec, type Panel, type ChartType } from '../../domain/das
 import { categoryLabels, PALETTE, renderChart } from '../../adapters/render/charts.js';
 import { dashboardImageSvg } from '../../adapters/render/dashboard-image.js';
 import { chartWidth, PAGE_CSS } from '../../adapters/render/page-style.js';
-import { REGIONS, shareableSpec } from './render-fixture.js';
+import { crowdedSpec, REGIONS, shareableSpec } from './render-fixture.js';
 
 const spec = shareableSpec();
 const panel = (id: string) => spec.panels.find((p) => p.id === id)! as Panel & { type: ChartType };
@@ -96,6 +96,15 @@ describe('adapters: chart axes, labels and legends', () => {
     expect(PAGE_CSS).to.contain('@container (max-width:411px){.span-5 .chart-wide{display:none}.span-5 .chart-narrow{display:block}}');
     expect(PAGE_CSS).to.contain('@container (max-width:480px){.span-12 .chart-wide{display:none}.span-12 .chart-narrow{display:block}}');
     expect(PAGE_CSS).to.not.contain('.span-4 .chart-wide');
+  });
+
+  it('makes a pie drawing taller when its legend needs the room, keeping the ring its size', () => {
+    const crowded = crowdedSpec();
+    const pie = crowded.panels[0] as Panel & { type: ChartType };
+    const svg = renderChart(pie, crowded.data!.shares!, [PHONE], 'c')[0]!.svg;
+    const [, , , height] = /viewBox="([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)"/.exec(svg)!.slice(1).map(Number);
+    expect(height).to.be.greaterThan(PHONE.height);
+    expect(draw(panel('mix'), PHONE)).to.contain(`viewBox="0 0 ${PHONE.width} ${PHONE.height}"`);
   });
 
   it('draws phone-sized charts with 13 px text and desktop ones with 12 px', () => {

@@ -100,3 +100,19 @@ export function shareableSpec(): DashboardSpec {
     ],
   });
 }
+
+/** Crowded charts: twelve long slice names, twelve long series names, twelve long categories in groups. */
+export function crowdedSpec(): DashboardSpec {
+  const names = ['Middle East & Africa', 'North America and Caribbean', 'Latin America', 'Asia Pacific excluding Japan', 'Japan', 'Western Europe',
+    'Eastern Europe and Central Asia', 'Oceania', 'Nordics', 'United Kingdom and Ireland', 'Southern Africa', 'Antarctica research'];
+  return parseDashboardSpec({
+    title: 'Crowded',
+    data: { shares: names.map((n, i) => ({ n, v: 100 - i * 5 })), wide: names.map((n, i) => ({ n, a: i, b: i * 2, c: 3 })) },
+    panels: [
+      { id: 'pie', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 6 },
+      { id: 'pie4', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 4 },
+      { id: 'bars', type: 'bar', query: 'wide', x: 'n', y: ['a', 'b', 'c'], width: 6 },
+      { id: 'lines', type: 'line', query: 'wide', x: 'n', y: 'a', series: 'n', width: 12 },
+    ],
+  });
+}

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { REGIONS, shareableSpec } from '../adapters/render-fixture.js';
+import { crowdedSpec, REGIONS, shareableSpec } from '../adapters/render-fixture.js';
 import { launchChromium, SCREENSHOTS } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from '../support/hosting-server.js';
@@ -105,8 +105,10 @@ describe('e2e: charts worth sharing, in Chromium at 1280 and 390 px, light and d
     app = await buildContainer(settings, { refreshWorkers: false });
     server = await startHostingServer(app, settings, new StubWebSessions(), port);
     const { user, principal } = await makeUser(app.container, 'pro');
-    const published = await registry(app.container).call(principal, 'publish_dashboard', { path: 'subscriptions', spec: shareableSpec() });
-    expect(published.isError, published.content[0]!.text).to.not.equal(true);
+    for (const [path, spec] of [['subscriptions', shareableSpec()], ['crowded', crowdedSpec()]] as const) {
+      const published = await registry(app.container).call(principal, 'publish_dashboard', { path, spec });
+      expect(published.isError, published.content[0]!.text).to.not.equal(true);
+    }
     url = `http://${user.handle}.dash.localhost:${port}/subscriptions`;
     browser = await launchChromium();
   });
@@ -118,12 +120,12 @@ describe('e2e: charts worth sharing, in Chromium at 1280 and 390 px, light and d
     await database?.drop();
   });
 
-  async function open(width: number, scheme: 'light' | 'dark'): Promise<{ page: Page; problems: string[] }> {
+  async function open(width: number, scheme: 'light' | 'dark', at = url): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
     const problems: string[] = [];
     page.on('console', (message) => problems.push(message.text()));
     page.on('pageerror', (error) => problems.push(error.message));
-    const response = await page.goto(url, { waitUntil: 'load' });
+    const response = await page.goto(at, { waitUntil: 'load' });
     expect(response!.status()).to.equal(200);
     return { page, problems };
   }
@@ -165,4 +167,17 @@ describe('e2e: charts worth sharing, in Chromium at 1280 and 390 px, light and d
       });
     }
   }
+
+  it('crowded charts (twelve long slice and series names, grouped bars) grow or thin rather than cut or overlap text', async () => {
+    for (const width of [1280, 390]) {
+      const { page, problems } = await open(width, 'light', url.replace(/subscriptions$/, 'crowded'));
+      try {
+        const seen = await page.evaluate(measure);
+        expect([seen.cut, seen.overlapping, seen.small, problems], `${width}`).to.deep.equal([[], [], [], []]);
+        expect(seen.svgTexts['panel-pie'], `${width}`).to.contain('Antarctica').and.contain('Eastern');
+      } finally {
+        await page.close();
+      }
+    }
+  });
 });
