@@ -5,6 +5,7 @@ import { checkPlaceholders, parseParams, type SpecParam } from './spec-params.js
 import {
   checkId, column, field, given, got, isPlainObject, optionalString, refuseUnknownKeys, requiredText,
 } from './spec-reading.js';
+import { parseLabel, parseTableColumns, parseTimezone, parseY2, type TableColumn } from './spec-display.js';
 import { parseAlerts, type SpecAlert } from './spec-alerts.js';
 
 /**
@@ -37,6 +38,12 @@ export interface Panel {
   width?: number;
   /** How the panel's numbers read (issue 34); absent keeps the default formatting. */
   format?: NumberFormat;
+  x_title?: string;
+  y_title?: string;
+  /** Columns of y drawn against a second axis on the right. */
+  y2?: string[];
+  /** A table's columns in order, with their header labels. */
+  columns?: TableColumn[];
 }
 
 export interface DashboardSpec {
@@ -46,23 +53,25 @@ export interface DashboardSpec {
   data?: Record<string, Row[]>;
   params?: SpecParam[];
   panels: Panel[];
+  /** IANA zone timestamps are shown in (UTC when absent). */
+  timezone?: string;
   alerts?: SpecAlert[];
 }
 
 export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
-const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts'];
-const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'format'];
+const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts', 'timezone'];
+const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'x_title', 'y_title', 'y2', 'columns', 'format'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
 const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
-  line: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
-  bar: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
-  area: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
-  scatter: { required: ['query', 'x', 'y'], optional: ['series', 'format'] },
+  line: { required: ['query', 'x', 'y'], optional: ['series', 'x_title', 'y_title', 'y2', 'format'] },
+  bar: { required: ['query', 'x', 'y'], optional: ['series', 'x_title', 'y_title', 'y2', 'format'] },
+  area: { required: ['query', 'x', 'y'], optional: ['series', 'x_title', 'y_title', 'y2', 'format'] },
+  scatter: { required: ['query', 'x', 'y'], optional: ['series', 'x_title', 'y_title', 'format'] },
   pie: { required: ['query', 'x', 'y'], optional: ['format'] },
-  table: { required: ['query'], optional: ['format'] },
+  table: { required: ['query'], optional: ['columns', 'format'] },
   stat: { required: ['query', 'value'], optional: ['format'] },
   text: { required: ['text'], optional: [] },
 };
@@ -78,9 +87,11 @@ export function panelFields(type: PanelType): { required: string[]; optional: st
 function instead(type: PanelType, key: string): string {
   if (type === 'text') return 'a text panel takes only `text` (markdown)';
   if (key === 'text') return `prose goes in a panel of type text`;
-  if (type === 'table') return `a table panel shows its query's columns as they are and takes only \`query\``;
+  if (type === 'table') return `a table panel takes \`query\` and optionally \`columns\` ([{ id, label }])`;
   if (type === 'stat') return key === 'series' ? 'a stat panel shows one value, from the first row' : `a stat panel takes \`value\`, not \`${key}\``;
   if (key === 'value') return `a ${type} panel takes \`y\`, not \`value\``;
+  if (key === 'columns') return `a ${type} panel draws \`x\` and \`y\`; \`columns\` labels a table's headers`;
+  if (key === 'y2') return `a ${type} panel has one value axis`;
   return `a pie panel takes \`x\` (slice labels) and \`y\` (slice sizes), not \`${key}\``;
 }
 
@@ -130,6 +141,7 @@ export function parseDashboardSpec(input: unknown): DashboardSpec {
   if (given(raw.data)) spec.data = parseData(raw.data, spec.queries);
   if (given(raw.params)) spec.params = parseParams(raw.params);
   checkParamSources(spec);
+  if (given(raw.timezone)) spec.timezone = parseTimezone(raw.timezone, 'spec.timezone');
   spec.panels = parsePanels(raw.panels, spec);
   if (given(raw.alerts)) spec.alerts = parseAlerts(raw.alerts, [...queryIds(spec), ...Object.keys(spec.data ?? {})], (id) => inlineColumns(spec, id));
   return spec;
@@ -247,6 +259,7 @@ function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
   if (given(value.series)) panel.series = column(value.series, `${where}.series`);
   if (given(value.y)) panel.y = parseY(value.y, `${where}.y`);
   if (given(value.format)) panel.format = parseNumberFormat(value.format, `${where}.format`);
+  readDisplayFields(value, where, panel);
 
   if (Array.isArray(panel.y) && (type === 'pie' || panel.series !== undefined)) {
     const why = type === 'pie' ? 'for a pie panel' : 'when series is set';
@@ -254,6 +267,13 @@ function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
   }
   if (panel.query !== undefined) checkInlineColumns(panel, where, spec);
   return panel;
+}
+
+function readDisplayFields(value: Record<string, unknown>, where: string, panel: Panel): void {
+  if (given(value.x_title)) panel.x_title = parseLabel(value.x_title, `${where}.x_title`);
+  if (given(value.y_title)) panel.y_title = parseLabel(value.y_title, `${where}.y_title`);
+  if (given(value.y2)) panel.y2 = parseY2(value.y2, `${where}.y2`, yColumns(panel), panel.series);
+  if (given(value.columns)) panel.columns = parseTableColumns(value.columns, `${where}.columns`);
 }
 
 function parseWidth(value: unknown, where: string): number {
@@ -310,6 +330,7 @@ export function panelColumnRefs(panel: Panel): Array<[string, string]> {
   ys.forEach((name, i) => refs.push([Array.isArray(panel.y) ? `y[${i}]` : 'y', name]));
   if (panel.series !== undefined) refs.push(['series', panel.series]);
   if (panel.value !== undefined) refs.push(['value', panel.value]);
+  panel.columns?.forEach(({ id }, i) => refs.push([`columns[${i}].id`, id]));
   return refs;
 }
 

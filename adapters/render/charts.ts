@@ -41,6 +41,8 @@ interface Prepared {
   option: echarts.EChartsCoreOption;
   note?: string;
   hover: Hover;
+  /** A taller drawing than asked for, when a long legend needs the room (the page scales it by its viewBox). */
+  height?: number;
 }
 
 /** The data work for a chart is done once; the option for each drawing size comes from it. */
@@ -53,22 +55,28 @@ type Layout = (size: ChartSize) => Prepared;
 export function renderChart(panel: Panel & { type: ChartType }, rows: readonly Row[], sizes: ChartSize[], label: string): Chart[] {
   const layout = prepare(panel, rows);
   return sizes.map((size) => {
-    const { option, note, hover } = layout(size);
-    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
+    const { option, note, hover, height } = layout(size);
+    const drawnHeight = height ?? size.height;
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: drawnHeight });
     try {
       chart.setOption({
         animation: false,
         color: PALETTE,
-        textStyle: { fontFamily: FONT, fontSize: 12, color: INK },
+        textStyle: { fontFamily: FONT, fontSize: chartFontSize(size), color: INK },
         ...option,
       });
       const centre = (index: number) => Number(chart.convertToPixel({ xAxisIndex: 0 }, index));
-      const svg = withHoverTitles(chart.renderToSVGString(), hover, hover.bands && { centre, bottom: size.height });
+      const svg = withHoverTitles(chart.renderToSVGString(), hover, hover.bands && { centre, bottom: drawnHeight });
       return { svg: responsive(svg, label), note };
     } finally {
       chart.dispose();
     }
   });
+}
+
+/** Phone drawings are shown near their drawn size, so a point larger keeps their text at 11 px or more once scaled. */
+export function chartFontSize(size: ChartSize): number {
+  return size.width < 480 ? 13 : 12;
 }
 
 /** Fixed pixel sizes become a viewBox-only SVG that CSS scales to its panel. */
@@ -169,27 +177,37 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const buckets = panel.type === 'bar' ? Math.max(8, Math.floor(size.width / (6 * Math.max(1, pivoted.series.length)))) : Math.floor(size.width / 3);
     const { categories, series } = decimate(pivoted.categories, pivoted.series, buckets);
     const sampled = categories.length < pivoted.categories.length;
-    const legend = series.length > 1;
-    const narrow = size.width < 480;
-    const top = legend ? (narrow ? 48 : 36) : 16;
+    const fontSize = chartFontSize(size);
+    const right = new Set(panel.y2 ?? []);
+    const legend = series.length > 1 ? legendOption(series.map((s) => s.name), size, right) : undefined;
+    // Past two lines, the legend adds to the drawing's height instead of taking it from the plot.
+    const height = size.height + Math.max(0, (legend?.height ?? 0) - 2 * (fontSize + 10));
+    const plot = { width: size.width - (right.size > 0 ? 120 : 64), height: height - (legend?.height ?? 0) - 40 };
+    const labels = categoryLabels(categories, plot, fontSize);
+    const top = (legend?.height ?? 0) + 16;
     const itemised = categories.length <= (panel.type === 'bar' ? MAX_SINGLE_BARS : MAX_LINE_SYMBOLS);
     return {
+      height,
       option: {
-        legend: legend ? { top: 0, left: 'center', icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
-        // The grid shrinks until every axis label fits, so the end labels are not cut at the SVG's edges.
-        grid: { left: 8, right: 16, top, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
+        legend: legend?.option,
+        // The grid shrinks until every axis label and title fits, so nothing is cut at the SVG's edges.
+        grid: { left: 8, right: 16, top, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
         xAxis: {
           type: 'category',
           data: categories,
-          boundaryGap: panel.type === 'bar',
+          // Turned labels start half a band in, so the first does not run into the y axis's labels.
+          boundaryGap: panel.type === 'bar' || 'rotate' in labels,
           axisLine: { lineStyle: { color: RULE } },
           axisTick: { show: false },
-          // Overlap checks are cheap here, since decimation caps the category count.
-          axisLabel: { color: INK, hideOverlap: true },
+          axisLabel: { color: INK, fontSize, ...labels },
+          ...axisTitle(panel.x_title, 'x'),
         },
-        yAxis: valueAxis({}, panel.format),
+        yAxis: right.size > 0
+          ? [valueAxis(fontSize, axisTitle(panel.y_title, 'y'), panel.format), valueAxis(fontSize, { splitLine: { show: false } }, panel.format)]
+          : valueAxis(fontSize, axisTitle(panel.y_title, 'y'), panel.format),
         series: series.map((s) => ({
           name: s.name,
+          yAxisIndex: right.has(s.name) ? 1 : 0,
           type: panel.type === 'bar' ? 'bar' : 'line',
           data: s.values,
           // 'none' rather than showSymbol:false: ECharts skips building the hidden symbols entirely.
@@ -216,14 +234,78 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
   };
 }
 
-function valueAxis(extra: Record<string, unknown> = {}, format?: NumberFormat) {
+/** An axis title centred along its axis, moved clear of the tick labels (none when the spec gives no title). */
+function axisTitle(title: string | undefined, axis: 'x' | 'y'): Record<string, unknown> {
+  if (title === undefined || title.trim() === '') return {};
+  return { name: title, nameLocation: 'middle', nameGap: 8, nameMoveOverlap: true, nameTextStyle: { color: INK, fontWeight: 600 }, nameRotate: axis === 'y' ? 90 : 0 };
+}
+
+/** Rough advance width of a label, for choosing a label layout before ECharts measures anything. */
+function labelWidth(text: string, fontSize: number): number {
+  return text.length * fontSize * 0.6;
+}
+
+/**
+ * Every category gets its label: level when the longest fits its slot, wrapped at spaces onto two lines
+ * when each word fits, else turned 45° (90° when slots are narrower than a line of text at 45°). Only
+ * when turned labels would touch or eat the plot is every nth labelled.
+ */
+export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number): Record<string, unknown> {
+  const slot = plot.width / Math.max(1, categories.length) - 6;
+  const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
+  if (longest <= slot) return { interval: 0, hideOverlap: false };
+  const words = categories.flatMap((c) => c.split(/\s+/));
+  const twoLines = categories.every((c) => labelWidth(c, fontSize) <= 2 * slot - fontSize);
+  if (slot >= 3 * fontSize && twoLines && words.every((w) => labelWidth(w, fontSize) <= slot)) {
+    return { interval: 0, hideOverlap: false, width: slot, overflow: 'break', lineHeight: fontSize + 2 };
+  }
+  // A turned label wraps onto as many lines as the gap to its neighbour holds (a line counted at 1.25 em),
+  // and is turned only if it then takes at most half the plot's height. The wider margin keeps the first
+  // turned label clear of the y axis's lowest label at the corner.
+  for (const rotate of [45, 90]) {
+    const lines = Math.floor(((slot + 6) * Math.sin((rotate * Math.PI) / 180)) / (fontSize * 1.25));
+    const width = lines < 1 ? Infinity : Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+    if (width <= plot.height * 0.5) return { interval: 0, hideOverlap: false, width, overflow: 'break', lineHeight: fontSize + 2, margin: 12, rotate };
+  }
+  // Too many for all: every nth, counted from the end so the latest is labelled and held inside the plot;
+  // the half-label more of spacing leaves room for that last label, which is right-aligned, not centred.
+  const step = Math.ceil((1.5 * (longest + 12)) / (plot.width / categories.length));
+  const last = categories.length - 1;
+  return { interval: (index: number) => (last - index) % step === 0, hideOverlap: false, alignMaxLabel: 'right' };
+}
+
+/** A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes. */
+function legendOption(names: readonly string[], size: ChartSize, right: ReadonlySet<string>): { option: Record<string, unknown>; height: number } {
+  const fontSize = chartFontSize(size);
+  const label = (name: string) => (right.has(name) ? `${name} (right axis)` : name);
+  const room = size.width - 32;
+  let lines = 1;
+  let used = 0;
+  for (const name of names) {
+    const item = 12 + 5 + labelWidth(label(name), fontSize) + 16;
+    if (used > 0 && used + item > room) {
+      lines++;
+      used = 0;
+    }
+    used += item;
+  }
+  return {
+    option: {
+      top: 0, left: 'center', width: room, icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16,
+      textStyle: { color: INK }, formatter: label,
+    },
+    height: lines * (fontSize + 10),
+  };
+}
+
+function valueAxis(fontSize: number, extra: Record<string, unknown> = {}, format?: NumberFormat) {
   return {
     type: 'value',
     scale: false,
     axisLine: { show: false },
     axisTick: { show: false },
     splitLine: { lineStyle: { color: RULE } },
-    axisLabel: { color: INK, hideOverlap: true, formatter: format ? (value: number) => formatWith(format, value) : axisNumber },
+    axisLabel: { color: INK, fontSize, hideOverlap: true, formatter: format ? (value: number) => formatWith(format, value) : axisNumber },
     ...extra,
   };
 }
@@ -253,26 +335,48 @@ function scatter(panel: Panel, rows: readonly Row[]): Layout {
       points.push([xValue, yValue]);
     }
   }
-  const legend = groups.size > 1;
   const cloud = [...groups.values()].some((points) => points.length > MAX_SINGLE_POINTS);
   const hover = scatterHover(x, panel.series === undefined ? undefined : ys[0]!, [...groups], panel.format, cloud);
-  return (size) => ({
-    option: {
-      legend: legend ? { top: 0, left: 'center', icon: 'circle', itemWidth: 8, itemHeight: 8, itemGap: 16, textStyle: { color: INK } } : undefined,
-      grid: { left: 8, right: 16, top: legend ? (size.width < 480 ? 48 : 36) : 16, bottom: 8 },
-      xAxis: numericX
-        ? valueAxis({ scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false } })
-        : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, hideOverlap: true } },
-      yAxis: valueAxis({ scale: true }, panel.format),
-      series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: MAX_SINGLE_POINTS })),
-    },
-    hover,
-    note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
-  });
+  return (size) => {
+    const legend = groups.size > 1 ? legendOption([...groups.keys()], size, new Set()) : undefined;
+    const fontSize = chartFontSize(size);
+    return {
+      option: {
+        legend: legend && { ...legend.option, icon: 'circle', itemWidth: 8 },
+        grid: { left: 8, right: 16, top: (legend?.height ?? 0) + 16, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+        xAxis: numericX
+          ? valueAxis(fontSize, { scale: true, axisLine: { lineStyle: { color: RULE } }, splitLine: { show: false }, ...axisTitle(panel.x_title, 'x') })
+          : { type: 'category', axisLine: { lineStyle: { color: RULE } }, axisLabel: { color: INK, fontSize, hideOverlap: true }, ...axisTitle(panel.x_title, 'x') },
+        yAxis: valueAxis(fontSize, { scale: true, ...axisTitle(panel.y_title, 'y') }, panel.format),
+        series: [...groups].map(([name, data]) => ({ name, type: 'scatter', data, symbolSize: 6, itemStyle: { opacity: 0.75 }, large: true, largeThreshold: MAX_SINGLE_POINTS })),
+      },
+      hover,
+      note: stride > 1 ? `Showing ${sample.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} points.` : undefined,
+    };
+  };
 }
 
 function formatShare(percent: number): string {
   return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`;
+}
+
+/** ECharts measures text narrower than browsers draw it, so its wrapping width keeps a fifth in hand. */
+/** The ring's inner and outer radius: within the 62 % left of the legend, and 72 % of the asked height. */
+const pieRadius = (size: ChartSize) => {
+  const outer = Math.min(size.width * 0.31 - 8, size.height * 0.36);
+  return [outer * 0.58, outer];
+};
+
+const pieLegendWidth = (size: ChartSize) => Math.floor((size.width * 0.38 - 24) * 0.8);
+
+/** The pie legend's height with its entries wrapped at its width (2 em more for a wrapped one: breaking at spaces loses room). */
+function pieLegendHeight(entries: readonly string[], size: ChartSize): number {
+  const fontSize = chartFontSize(size);
+  const room = pieLegendWidth(size);
+  return entries.reduce((sum, text) => {
+    const lines = Math.ceil((labelWidth(text, fontSize) + (labelWidth(text, fontSize) > room ? fontSize * 2 : 0)) / room);
+    return sum + lines * (fontSize + 3) + 10;
+  }, 0);
 }
 
 function pie(panel: Panel, rows: readonly Row[]): Layout {
@@ -298,8 +402,10 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
   const hover: Hover = {
     item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value, panel.format)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
   };
-  // Outside labels get clipped in a narrow panel; a legend beside the ring with each share always fits.
-  return () => ({
+  const entry = (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`;
+  // Outside labels get clipped in a narrow panel; a legend beside the ring, taller when it must, always fits.
+  return (size) => ({
+    height: Math.max(size.height, pieLegendHeight(slices.map((slice) => entry(slice.name)), size) + 24),
     option: {
       legend: {
         orient: 'vertical',
@@ -309,14 +415,16 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
         itemWidth: 9,
         itemHeight: 9,
         itemGap: 10,
-        textStyle: { color: INK, width: 120, overflow: 'truncate' },
-        formatter: (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`,
+        // Long names wrap at spaces inside the room right of the ring instead of ending in "..".
+        textStyle: { color: INK, width: pieLegendWidth(size), overflow: 'break', lineHeight: chartFontSize(size) + 3 },
+        formatter: entry,
       },
       series: [
         {
           type: 'pie',
-          radius: ['42%', '72%'],
-          center: ['32%', '50%'],
+          // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
+          radius: pieRadius(size).map(Math.round),
+          center: ['31%', '50%'],
           data: slices,
           label: { show: false },
           labelLine: { show: false },

@@ -4,8 +4,8 @@ import { escapeHtml } from '../../domain/html.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
 import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
-import { columnTexts, formatTimestamp, wantsSeparators } from './format.js';
-import type { NumberFormat } from '../../domain/number-format.js';
+import { formatTimestamp, wantsSeparators } from './format.js';
+import { shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
 export const PAGE_IMAGE_WIDTH = 1200;
@@ -59,7 +59,7 @@ export function dashboardImageSvg(spec: DashboardSpec, data: Record<string, Row[
     const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
     if (rows === undefined) return undefined;
     if (!columns.has(panel.query!)) columns.set(panel.query!, columnsOf(rows));
-    return { rows, columns: columns.get(panel.query!)! };
+    return { rows, columns: columns.get(panel.query!)!, zone: spec.timezone };
   };
   if (request.panelId !== undefined) {
     const panel = spec.panels.find((p) => p.id === request.panelId);
@@ -198,15 +198,18 @@ function panelBody(panel: Panel, data: Dataset | undefined, width: number, colou
     const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}`)}</title>`;
     return { height: 44, draw: (x, y) => `<g>${title}${text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"')}</g>` };
   }
-  if (panel.type === 'table') return tableBody(data!, width, colours, panel.format);
+  if (panel.type === 'table') return tableBody(panel, data!, width, colours);
   if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);
-  return chartBody(drawChart(panel, data!.rows, width, chartHeight), width, chartHeight, colours);
+  const drawn = drawChart(panel, data!.rows, width, chartHeight);
+  return chartBody(drawn, width, drawn.height, colours);
 }
 
 function drawChart(panel: Panel, rows: Row[], width: number, height: number): PageDrawing {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
   const [chart] = renderChart({ ...panel, type: panel.type }, rows, [{ width: Math.round(width), height }], panel.title || panel.type);
-  return { svg: chart!.svg, width: Math.round(width), height, ...(chart!.note ? { note: chart!.note } : {}) };
+  // A long legend can make the drawing taller than asked; its viewBox says how tall.
+  const drawn = Number(/viewBox="0 0 [\d.]+ ([\d.]+)"/.exec(chart!.svg)?.[1] ?? height);
+  return { svg: chart!.svg, width: Math.round(width), height: drawn, ...(chart!.note ? { note: chart!.note } : {}) };
 }
 
 function emptyBody(message: string, width: number, colours: Colours, plain: boolean): Drawn {
@@ -239,14 +242,15 @@ function chartBody(chart: PageDrawing, width: number, height: number, colours: C
   };
 }
 
-function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colours, format?: NumberFormat): Drawn {
-  const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90))));
+function tableBody(panel: Panel, { rows, columns: every, zone = 'UTC' }: Dataset, width: number, colours: Colours): Drawn {
+  const all = shownColumns(panel, every).columns;
+  const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90)))).map((c) => c.id);
   const shown = rows.slice(0, TABLE_ROWS);
   const columnWidth = width / columns.length;
   const numeric = new Set(columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number')));
   const cells = columns.map((c) => {
     const separators = numeric.has(c) && wantsSeparators(shown.map((row) => row[c]));
-    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, format))) : columnTexts(shown.map((row) => row[c]));
+    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, panel.format))) : zonedColumnTexts(shown.map((row) => row[c]), zone).texts;
     return texts.map((t, r) => (shown[r]![c] === null || shown[r]![c] === undefined ? '—' : t));
   });
   const note = rows.length > shown.length || all.length > columns.length ? `Showing ${shown.length} of ${rows.length.toLocaleString('en-US')} rows and ${columns.length} of ${all.length} columns.` : '';
@@ -262,7 +266,7 @@ function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colo
     draw: (x, y) => {
       const parts = [`<rect x="${x}" y="${y}" width="${width}" height="${TABLE_ROW_HEIGHT}" fill="${colours['th-bg']}"/>`];
       const place = (c: ReturnType<typeof cell>) => text(x + c.x, c.top, c.text, 13, c.fill, c.anchor + c.weight);
-      columns.forEach((name, i) => parts.push(place(cell(name, i, y + 18, colours.th!, ' font-weight="600"'))));
+      columns.forEach((name, i) => parts.push(place(cell(header(all[i]!, shown.map((row) => row[name]), zone), i, y + 18, colours.th!, ' font-weight="600"'))));
       shown.forEach((_, r) => {
         const top = y + (r + 1) * TABLE_ROW_HEIGHT;
         parts.push(`<rect x="${x}" y="${top}" width="${width}" height="1" fill="${colours['table-border']}"/>`);
@@ -272,6 +276,11 @@ function tableBody({ rows, columns: all }: Dataset, width: number, colours: Colo
       return parts.join('');
     },
   };
+}
+
+/** A column's header in an image: its label, and the zone its instants are shown in, as on the page. */
+function header(column: ShownColumn, values: unknown[], zone: string): string {
+  return zonedColumnTexts(values, zone).zoned ? `${column.label} (${zone})` : column.label;
 }
 
 /** Markdown as plain lines: headings, emphasis, code and links keep their words and lose their marks. */

@@ -11,18 +11,19 @@ import {
 } from '../../domain/dashboard-spec.js';
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
 import { renderChart, type Chart, type ChartSize } from './charts.js';
+import { MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { CONTENT_SECURITY_POLICY, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
+import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
 import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
 export const MAX_TABLE_ROWS = 100;
-export const MAX_TABLE_COLUMNS = 40;
-const NARROW: ChartSize = { width: 420, height: 300 };
+export { MAX_TABLE_COLUMNS };
+export const NARROW: ChartSize = { width: 340, height: 300 };
 
 /**
  * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the
@@ -38,7 +39,7 @@ export class EchartsPageRenderer {
     const columnsFor = (id: string, rows: Row[]) => columns.get(id) ?? columns.set(id, columnsOf(rows)).get(id)!;
     const panels = spec.panels.map((panel) => {
       const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
-      return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows) });
+      return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows), zone: spec.timezone });
     });
     const form = paramForm(spec, datasets, context.values);
     const html = page(title, spec.description, form, panels.join('\n'), context, (spec.params ?? []).length > 0);
@@ -102,6 +103,8 @@ function previewTags(title: string, description: string | undefined, context: Re
 export interface Dataset {
   rows: Row[];
   columns: string[];
+  /** The IANA zone the spec shows instants in (UTC when absent). */
+  zone?: string;
 }
 
 function renderPanel(panel: Panel, data: Dataset | undefined): string {
@@ -110,7 +113,7 @@ function renderPanel(panel: Panel, data: Dataset | undefined): string {
   if (panel.type === 'stat') return section(panel, statBody(panel, data));
   const problem = dataProblem(panel, data);
   if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
-  if (panel.type === 'table') return section(panel, heading + tableBody(data!, panel.title || `Rows of ${panel.query}`, panel.format));
+  if (panel.type === 'table') return section(panel, heading + tableBody(panel, data!));
   return chartSection(panel, heading, data!.rows);
 }
 
@@ -135,11 +138,11 @@ export function dataProblem(panel: Panel, data: Dataset | undefined): string | u
 function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
   const width = panelWidth(panel);
-  const wide: ChartSize = { width: Math.max(360, width * 96), height: width >= 9 ? 340 : 300 };
+  const wide: ChartSize = { width: chartWidth(width), height: width >= 9 ? 340 : 300 };
   const label = panel.title || `${panel.type} chart of ${[panel.y].flat().join(', ')} by ${panel.x}`;
   const chartPanel = { ...panel, type: panel.type };
   // A wide chart shrunk onto a phone has unreadable labels, so it gets a second drawing at phone size.
-  const [main, narrow] = renderChart(chartPanel, rows, wide.width > 480 ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
+  const [main, narrow] = renderChart(chartPanel, rows, hasNarrowDrawing(width) ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
   const figure = narrow
     ? `<figure class="chart"><div class="chart-wide">${main.svg}</div><div class="chart-narrow">${narrow.svg}</div></figure>`
     : `<figure class="chart">${main.svg}</figure>`;
@@ -175,15 +178,21 @@ export function pageChartDrawings(html: string): Map<string, PageDrawing> {
 }
 
 /** The table, captioned for screen readers (the heading above shows the same title to the eye). */
-function tableBody({ rows, columns: all }: Dataset, caption: string, format?: NumberFormat): string {
-  const columns = all.slice(0, MAX_TABLE_COLUMNS);
+function tableBody(panel: Panel, { rows, columns: all, zone = 'UTC' }: Dataset): string {
+  const caption = panel.title || `Rows of ${panel.query}`;
+  const format = panel.format;
+  const { columns: listed, cut } = shownColumns(panel, all);
+  const columns = listed.map((c) => c.id);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
   const numeric = new Set(
     columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number' || typeof row[c] === 'bigint')),
   );
   const separators = new Set(columns.filter((c) => numeric.has(c) && wantsSeparators(shown.map((row) => row[c]))));
-  const head = columns.map((c) => `<th scope="col"${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(c)}</th>`).join('');
-  const texts = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, columnTexts(shown.map((row) => row[c]))]));
+  const zoned = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, zonedColumnTexts(shown.map((row) => row[c]), zone)]));
+  const texts = new Map([...zoned].map(([c, column]) => [c, column.texts]));
+  const head = listed
+    .map(({ id, label }) => `<th scope="col"${numeric.has(id) ? ' class="num"' : ''}>${escapeHtml(label)}${zoned.get(id)?.zoned ? ` <span class="zone">(${escapeHtml(zone)})</span>` : ''}</th>`)
+    .join('');
   const body = shown
     .map((row, r) => {
       const cells = columns.map((c) => {
@@ -199,7 +208,7 @@ function tableBody({ rows, columns: all }: Dataset, caption: string, format?: Nu
   if (rows.length > shown.length) {
     notes.push(`Showing the first ${shown.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows.`);
   }
-  if (all.length > columns.length) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
+  if (cut) notes.push(`Showing the first ${columns.length} of ${all.length} columns.`);
   const note = notes.length ? `<p class="panel-note">${escapeHtml(notes.join(' '))} The full data is in data.json.</p>` : '';
   return `<div class="table-wrap"><table><caption>${escapeHtml(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${note}`;
 }

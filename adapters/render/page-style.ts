@@ -35,6 +35,36 @@ const themeRules =
   `.chart-svg [fill="${CHART_INK}"]{fill:var(--chart-ink)}.chart-svg [stroke="${CHART_RULE}"]{stroke:var(--chart-rule)}` +
   `.chart-svg [stroke="${CHART_SLICE_BORDER}"]{stroke:var(--panel)}`;
 
+/** The page's widest content (1240 px less padding) and its grid gap, which chart drawings are sized for. */
+const CONTENT_WIDTH = 1192;
+const GAP = 16;
+/** A panel's padding and border on both sides. */
+const PANEL_CHROME = 38;
+
+/** A chart's drawing width at `span` columns on the widest page, so desktop text shows at the size it was drawn. */
+export function chartWidth(span: number): number {
+  const column = (CONTENT_WIDTH - 11 * GAP) / 12;
+  return Math.round(span * column + (span - 1) * GAP - PANEL_CHROME);
+}
+
+/** Whether a chart also gets a phone drawing: one narrower than this is readable when scaled to a phone. */
+export function hasNarrowDrawing(span: number): boolean {
+  return chartWidth(span) > 360;
+}
+
+/**
+ * Below 11/12 of its drawn width a chart's 12 px text would shrink under 11 px, so the phone drawing takes
+ * over; only up to 480 px, past which the phone drawing would be blown up to oversized text.
+ */
+export function narrowBelow(span: number): number {
+  return Math.min(480, Math.floor((chartWidth(span) * 11) / 12));
+}
+
+const narrowSwaps = Array.from({ length: 12 }, (_, i) => i + 1)
+  .filter(hasNarrowDrawing)
+  .map((span) => `@container (max-width:${narrowBelow(span)}px){.span-${span} .chart-wide{display:none}.span-${span} .chart-narrow{display:block}}`)
+  .join('');
+
 const spans = Array.from({ length: 12 }, (_, i) => `.span-${i + 1}{grid-column:span ${i + 1}}`).join('');
 const halfSpans = [1, 2, 3, 4, 5].map((n) => `.span-${n}`).join(',');
 const fullSpans = [6, 7, 8, 9, 10, 11, 12].map((n) => `.span-${n}`).join(',');
@@ -53,19 +83,21 @@ h1{font-size:28px;line-height:1.2;font-weight:700;letter-spacing:-0.01em;margin:
 ${spans}
 .panel{min-width:0;background:var(--panel);border:1px solid var(--border);border-radius:12px;padding:16px 18px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
 .panel-title{font-size:15px;font-weight:600;margin:0 0 10px;color:var(--heading);overflow-wrap:anywhere}
-.chart{margin:0}
+.chart{margin:0;container-type:inline-size}
 .chart-svg{display:block;width:100%;height:auto}
 .chart-narrow{display:none}
 .panel-note{margin:8px 0 0;font-size:12px;color:var(--meta)}
 .empty{display:flex;align-items:center;justify-content:center;min-height:120px;margin:0;padding:16px;border:1px dashed var(--dashed);border-radius:8px;color:var(--meta);font-size:14px;text-align:center;overflow-wrap:anywhere}
+.grid>.stat{align-self:start}
 .stat .panel-title{font-size:13px;font-weight:500;color:var(--meta);margin-bottom:4px}
 .stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:var(--heading);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:13px}
 caption{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid var(--table-border);overflow-wrap:anywhere;min-width:4em}
-th{background:var(--th-bg);color:var(--th);font-weight:600;white-space:nowrap}
+th,td{padding:7px 10px;text-align:left;vertical-align:top;border-bottom:1px solid var(--table-border);overflow-wrap:break-word;min-width:4em}
+th{background:var(--th-bg);color:var(--th);font-weight:600}
+th .zone{font-weight:400;color:var(--meta);white-space:nowrap}
 tbody tr:last-child td{border-bottom:0}
 tbody tr:nth-child(even) td{background:var(--stripe)}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
@@ -89,6 +121,7 @@ tbody tr:nth-child(even) td{background:var(--stripe)}
 .notice{margin:0 0 16px;padding:10px 14px;border:1px solid var(--dashed);border-radius:8px;color:var(--text);overflow-wrap:anywhere}
 .page-footer{margin-top:28px;font-size:12px;color:var(--footer)}
 .page-footer a{color:var(--footer)}
+${narrowSwaps}
 @media (max-width:960px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
 @media (max-width:640px){
 .page{padding:20px 14px 28px}

@@ -59,3 +59,60 @@ export function showcaseSpec(): DashboardSpec {
     ],
   });
 }
+
+export const REGIONS = ['North America', 'Europe', 'Latin America', 'Asia Pacific', 'Middle East & Africa'];
+
+/**
+ * A dashboard as a new user writes one, with the hard cases for layout: long category and legend names,
+ * two scales on one chart, tiles beside a pie, a long daily series, timestamps, and long words in cells.
+ */
+export function shareableSpec(): DashboardSpec {
+  const months = Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}-01`);
+  const days = Array.from({ length: 90 }, (_, i) => new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10));
+  return parseDashboardSpec({
+    title: 'Subscriptions',
+    timezone: 'Europe/Paris',
+    data: {
+      kpis: [{ mrr: 18_250.5, churn: 0.021, customers: 1_204, plan: 'Growth' }],
+      regions: REGIONS.map((region, i) => ({ region, revenue: 184_000 - i * 31_500 })),
+      monthly: months.map((month, i) => ({ month, revenue: 120_000 + i * 8_250, conversion: 2.1 + (i % 4) * 0.35 })),
+      signups: days.map((day, i) => ({ day, signups: 40 + ((i * 17) % 23) })),
+      fit: Array.from({ length: 30 }, (_, i) => ({ seats: 5 + i * 3, spend: 400 + i * 95 + (i % 5) * 60, plan: i % 2 ? 'Team' : 'Enterprise' })),
+      accounts: [
+        { account: 'Internationalisation Consultants GmbH', region: 'Middle East & Africa', seats: 1_250, updated_at: '2025-03-30T00:30:00.000Z' },
+        { account: 'Acme', region: 'Europe', seats: 12, updated_at: '2025-07-14T09:05:00.000Z' },
+        { account: 'Globex', region: 'Latin America', seats: 48, updated_at: '2025-11-02T23:59:00.000Z' },
+      ],
+    },
+    panels: [
+      { id: 'mrr', type: 'stat', title: 'MRR', query: 'kpis', value: 'mrr' },
+      { id: 'churn', type: 'stat', title: 'Churn', query: 'kpis', value: 'churn' },
+      { id: 'mix', type: 'pie', title: 'Revenue by region', query: 'regions', x: 'region', y: 'revenue', width: 6 },
+      { id: 'by-region', type: 'bar', title: 'Revenue by region', query: 'regions', x: 'region', y: 'revenue', x_title: 'Region', y_title: 'Revenue (EUR)', width: 6 },
+      { id: 'trend', type: 'line', title: 'Revenue and conversion', query: 'monthly', x: 'month', y: ['revenue', 'conversion'], y2: ['conversion'], x_title: 'Month', y_title: 'Revenue (EUR)', width: 6 },
+      { id: 'daily', type: 'area', title: 'Daily sign-ups', query: 'signups', x: 'day', y: 'signups', x_title: 'Day', width: 12 },
+      { id: 'seats', type: 'scatter', title: 'Spend by seats', query: 'fit', x: 'seats', y: 'spend', series: 'plan', x_title: 'Seats', y_title: 'Spend (EUR)', width: 6 },
+      { id: 'notes', type: 'text', title: 'Notes', text: 'Revenue is **net of refunds**.', width: 6 },
+      {
+        id: 'accounts', type: 'table', title: 'Largest accounts', query: 'accounts',
+        columns: [{ id: 'account', label: 'Account' }, { id: 'region', label: 'Region' }, { id: 'seats', label: 'Seats' }, { id: 'updated_at', label: 'Last change' }],
+      },
+    ],
+  });
+}
+
+/** Crowded charts: twelve long slice names, twelve long series names, twelve long categories in groups. */
+export function crowdedSpec(): DashboardSpec {
+  const names = ['Middle East & Africa', 'North America and Caribbean', 'Latin America', 'Asia Pacific excluding Japan', 'Japan', 'Western Europe',
+    'Eastern Europe and Central Asia', 'Oceania', 'Nordics', 'United Kingdom and Ireland', 'Southern Africa', 'Antarctica research'];
+  return parseDashboardSpec({
+    title: 'Crowded',
+    data: { shares: names.map((n, i) => ({ n, v: 100 - i * 5 })), wide: names.map((n, i) => ({ n, a: i, b: i * 2, c: 3 })) },
+    panels: [
+      { id: 'pie', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 6 },
+      { id: 'pie4', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 4 },
+      { id: 'bars', type: 'bar', query: 'wide', x: 'n', y: ['a', 'b', 'c'], width: 6 },
+      { id: 'lines', type: 'line', query: 'wide', x: 'n', y: 'a', series: 'n', width: 12 },
+    ],
+  });
+}

@@ -1,3 +1,4 @@
+import { chartWidth } from '../../adapters/render/page-style.js';
 import { expect } from 'chai';
 import { parseDashboardSpec } from '../../domain/dashboard-spec.js';
 import { EchartsPageRenderer, pageChartDrawings } from '../../adapters/render/echarts-page-renderer.js';
@@ -79,19 +80,20 @@ describe('adapters: themes, link previews and images of spec dashboards', () => 
     const drawings = pageChartDrawings(html);
     expect([...drawings.keys()].sort()).to.deep.equal(['channels', 'orders-by-region', 'revenue-area', 'revenue-trend', 'visits-signups']);
     const trend = drawings.get('revenue-trend')!;
-    expect([trend.width, trend.height]).to.deep.equal([768, 300]);
+    expect([trend.width, trend.height]).to.deep.equal([chartWidth(8), 300]);
     expect(html).to.contain(trend.svg);
     const reused = dashboardImageSvg(showcaseSpec(), {}, { ...context, theme: 'dark', page: html })!;
     const drawn = dashboardImageSvg(showcaseSpec(), {}, { ...context, theme: 'dark' })!;
-    // The page drew the 8-column trend 768 px wide; the image's own drawing is 720 px wide.
-    expect(reused.svg).to.contain('viewBox="0 0 768 300"').and.not.contain('viewBox="0 0 720 300"');
-    expect(drawn.svg).to.contain('viewBox="0 0 720 300"').and.not.contain('viewBox="0 0 768 300"');
+    // The page drew the 8-column trend at its panel's width; the image's own drawing is 720 px wide.
+    expect(reused.svg).to.contain(`viewBox="0 0 ${chartWidth(8)} 300"`).and.not.contain('viewBox="0 0 720 300"');
+    expect(drawn.svg).to.contain('viewBox="0 0 720 300"').and.not.contain(`viewBox="0 0 ${chartWidth(8)} 300"`);
     expect(reused.svg).to.contain(`fill="${THEME_COLOURS.dark['chart-ink']}"`);
     // Every chart is the page's own drawing, the 4-column pie's 384 px included (shown at 336 px).
     expect(reused.svg.match(/viewBox="[^"]*"/g)!.slice(1).sort()).to.deep.equal([...drawings.values()].map((d) => `viewBox="0 0 ${d.width} ${d.height}"`).sort());
-    // The 6-column bars, drawn 576 px wide for the page, would grow by a quarter in the 736 px panel image: drawn again.
+    // The 6-column bars, drawn narrower for the page, would grow by over a fifth in the 736 px panel image: drawn again.
     const panel = dashboardImageSvg(showcaseSpec(), {}, { ...context, theme: 'light', panelId: 'orders-by-region', page: html })!;
-    expect(panel.svg).to.contain('viewBox="0 0 736 360"').and.not.contain('viewBox="0 0 576 300"');
+    expect(736 / chartWidth(6)).to.be.above(1.2);
+    expect(panel.svg).to.contain('viewBox="0 0 736 360"').and.not.contain(`viewBox="0 0 ${chartWidth(6)} 300"`);
   });
 
   it('takes no drawing from a page but the charts it drew: text that imitates one, or one reaching outside, is ignored', () => {

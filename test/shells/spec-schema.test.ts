@@ -8,6 +8,7 @@ import { PublishInput } from '../../shells/koa/mcp/tools/dashboard-inputs.js';
 const everyPanel = () => ({
   title: 'Sales',
   description: 'By month and region',
+  timezone: 'Europe/Paris',
   queries: { live: { sql: 'SELECT :region AS region, :period.from AS since, :period.to AS until, :top AS top, :day AS day, :tags AS tags, :name AS name' } },
   params: [
     { id: 'region', type: 'select', label: 'Region', default: 'North', options: ['North', 'South'] },
@@ -19,12 +20,12 @@ const everyPanel = () => ({
   ],
   data: { sales: [{ month: '2026-01', region: 'North', total: 10, share: 0.5 }] },
   panels: [
-    { id: 'line', type: 'line', title: 'Trend', query: 'sales', x: 'month', y: ['total', 'share'], width: 6 },
+    { id: 'line', type: 'line', title: 'Trend', query: 'sales', x: 'month', y: ['total', 'share'], width: 6, x_title: 'Month', y_title: 'Total', y2: ['share'] },
     { id: 'bar', type: 'bar', query: 'sales', x: 'region', y: 'total', series: 'month', format: 'compact' },
     { id: 'area', type: 'area', query: 'sales', x: 'month', y: 'total' },
     { id: 'pie', type: 'pie', query: 'sales', x: 'region', y: 'total' },
     { id: 'scatter', type: 'scatter', query: 'sales', x: 'share', y: 'total' },
-    { id: 'table', type: 'table', query: 'live' },
+    { id: 'table', type: 'table', query: 'live', columns: [{ id: 'region', label: 'Region' }] },
     { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3, format: { type: 'currency', currency: 'EUR', decimals: 0, suffix: ' net' } },
     { id: 'text', type: 'text', text: '**Note**' },
   ],
@@ -65,6 +66,8 @@ describe('publish_dashboard spec schema', () => {
     ['an unknown panel type', (s) => Object.assign(s.panels[1]!, { type: 'donut' })],
     ['an unknown top-level key', (s) => Object.assign(s, { layout: 'grid' })],
     ['a width of 13', (s) => Object.assign(s.panels[0]!, { width: 13 })],
+    ['a pie panel with x_title', (s) => Object.assign(s.panels[3]!, { x_title: 'Region' })],
+    ['a table column with an unknown key', (s) => Object.assign(s.panels[5]!, { columns: [{ id: 'n', width: 3 }] })],
     ['no panels', (s) => (s.panels.length = 0)],
     ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
     ['a format of an unknown type', (s) => Object.assign(s.panels[1]!, { format: 'money' })],

@@ -1,5 +1,6 @@
 import { MAX_PANELS, MAX_TEXT_CHARS, PANEL_TYPES, panelFields, type PanelType } from '../../../../domain/dashboard-spec.js';
 import { ID_PATTERN } from '../../../../domain/spec-reading.js';
+import { MAX_LABEL_CHARS, MAX_LISTED_COLUMNS } from '../../../../domain/spec-display.js';
 import { ALERT_OPERATORS, ALERT_ROWS, MAX_ALERT_MESSAGE_CHARS, MAX_ALERTS } from '../../../../domain/spec-alerts.js';
 import { MAX_OPTIONS, MAX_PARAMS, MAX_PATTERN, ONLY, PARAM_ID, PARAM_TYPES, type ParamType } from '../../../../domain/spec-params.js';
 import { FORMAT_TYPES } from '../../../../domain/number-format.js';
@@ -45,11 +46,27 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
     ],
     description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
   },
+  x_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title under the x axis.' },
+  y_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title beside the y axis.' },
+  y2: {
+    type: 'array', items: COLUMN, minItems: 1,
+    description: 'Columns of y drawn against a second axis on the right, for values of a very different scale (not with series).',
+  },
+  columns: {
+    type: 'array', minItems: 1, maxItems: MAX_LISTED_COLUMNS,
+    items: {
+      type: 'object',
+      properties: { id: { ...COLUMN, description: 'Column of the query.' }, label: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Header shown (default: the column name).' } },
+      required: ['id'],
+      additionalProperties: false,
+    },
+    description: 'The columns shown, in order, with their header labels (default: every column, headed by its name).',
+  },
 };
 
 const PANEL_TITLES: Record<PanelType, string> = {
   line: 'Line chart', bar: 'Bar chart', area: 'Area chart', pie: 'Pie chart', scatter: 'Scatter plot',
-  table: 'Table of every column of the query', stat: 'One big number', text: 'Markdown text',
+  table: 'Table of the query\'s columns', stat: 'One big number', text: 'Markdown text',
 };
 
 function panelSchema(type: PanelType): JsonSchema {
@@ -128,6 +145,7 @@ export function specSchemaKeywords(): JsonSchema {
         description: 'Inline rows by id (an id names a query or data, not both); a spec with only data is static.',
         additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } },
       },
+      timezone: { type: 'string', description: 'IANA time zone tables show timestamps in, such as "Europe/Paris" (default UTC).' },
       panels: { type: 'array', minItems: 1, maxItems: MAX_PANELS, items: { oneOf: PANEL_TYPES.map(panelSchema) } },
       params: {
         type: 'array',

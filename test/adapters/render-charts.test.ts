@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { parseDashboardSpec, type Panel, type ChartType } from '../../domain/dashboard-spec.js';
+import { categoryLabels, PALETTE, renderChart } from '../../adapters/render/charts.js';
+import { dashboardImageSvg } from '../../adapters/render/dashboard-image.js';
+import { chartWidth, PAGE_CSS } from '../../adapters/render/page-style.js';
+import { crowdedSpec, REGIONS, shareableSpec } from './render-fixture.js';
+
+const spec = shareableSpec();
+const panel = (id: string) => spec.panels.find((p) => p.id === id)! as Panel & { type: ChartType };
+const rows = (id: string) => spec.data![panel(id).query!]!;
+const WIDE = { width: 550, height: 300 };
+const PHONE = { width: 340, height: 300 };
+const draw = (p: Panel & { type: ChartType }, size = WIDE) => renderChart(p, rows(p.id), [size], 'chart')[0]!.svg;
+
+/** The text of every <text> element, in order (wrapped labels come as one element per line). */
+const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.trim().replaceAll('&amp;', '&'));
+const fontSizes = (svg: string) => new Set([...svg.matchAll(/font-size:(\d+)px/g)].map((m) => Number(m[1])));
+
+/** The vertical extent, in pixels, of the line drawn in `colour`. */
+function lineSpread(svg: string, colour: string): number {
+  const path = new RegExp(`<path d="([^"]+)" fill="none"[^>]*stroke="${colour}"`).exec(svg);
+  expect(path, `a line in ${colour}`).to.not.equal(null);
+  const ys = [...path![1]!.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
+  return Math.max(...ys) - Math.min(...ys);
+}
+
+describe('adapters: chart axes, labels and legends', () => {
+  it('titles the axes with x_title and y_title, at both sizes', () => {
+    for (const size of [WIDE, PHONE]) {
+      const words = texts(draw(panel('by-region'), size));
+      expect(words, `${size.width}`).to.include.members(['Region', 'Revenue (EUR)']);
+    }
+    expect(texts(draw(panel('seats')))).to.include.members(['Seats', 'Spend (EUR)']);
+    expect(texts(draw({ ...panel('by-region'), x_title: undefined, y_title: undefined }))).to.not.include.members(['Region']);
+  });
+
+  it('draws y2 series against a right axis, so a small-scale series is no longer flat', () => {
+    const withY2 = draw(panel('trend'));
+    const without = draw({ ...panel('trend'), y2: undefined });
+    expect(lineSpread(withY2, PALETTE[1]!)).to.be.greaterThan(40);
+    expect(lineSpread(without, PALETTE[1]!)).to.be.lessThan(2);
+    expect(texts(withY2)).to.include.members(['conversion (right axis)', '3.5', '250K']);
+    expect(texts(without)).to.not.include('conversion (right axis)');
+  });
+
+  it('keeps every category label of a bar chart, wrapping or turning them, at desktop and phone widths', () => {
+    for (const size of [WIDE, PHONE, { width: 248, height: 300 }]) {
+      const words = texts(draw(panel('by-region'), size)).join(' ');
+      for (const region of REGIONS) for (const word of region.split(' ')) expect(words, `${size.width}: ${region}`).to.contain(word);
+      expect(words).to.not.match(/\.\.|…/);
+    }
+  });
+
+  it('chooses level, wrapped, turned or thinned labels by the room each category has', () => {
+    const plot = { width: 480, height: 240 };
+    expect(categoryLabels(['Jan', 'Feb', 'Mar'], plot, 12)).to.deep.equal({ interval: 0, hideOverlap: false });
+    expect(categoryLabels(REGIONS, plot, 12)).to.include({ interval: 0, overflow: 'break' }).and.not.have.property('rotate');
+    expect(categoryLabels(REGIONS, { width: 270, height: 240 }, 13)).to.include({ interval: 0, rotate: 45 });
+    const months = Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}-01`);
+    expect(categoryLabels(months, { width: 270, height: 240 }, 13)).to.include({ interval: 0, rotate: 90 });
+    const days = Array.from({ length: 90 }, (_, i) => `day ${i}`);
+    const thinned = categoryLabels(days, plot, 12) as { interval: (index: number) => boolean };
+    const labelled = days.filter((_, i) => thinned.interval(i));
+    expect(labelled).to.include('day 89');
+    expect(labelled.length).to.be.within(5, 12);
+  });
+
+  it('wraps long legend names instead of cutting them', () => {
+    for (const size of [{ width: 550, height: 300 }, PHONE]) {
+      const svg = draw(panel('mix'), size);
+      expect(texts(svg).join(' '), `${size.width}`).to.match(/Middle East &\s+Africa\s+9\.6%/);
+      expect(svg).to.not.match(/\.\.|…/);
+    }
+    const many = parseDashboardSpec({
+      title: 'T',
+      data: { d: [Object.fromEntries([['x', 'a'], ...REGIONS.map((r, i) => [r, i + 1])])] },
+      panels: [{ id: 'p', type: 'line', query: 'd', x: 'x', y: REGIONS }],
+    });
+    const svg = renderChart(many.panels[0] as Panel & { type: ChartType }, many.data!.d!, [PHONE], 'c')[0]!.svg;
+    expect(texts(svg)).to.include.members(REGIONS);
+  });
+
+  it('escapes markup in axis titles, in the page and in images', () => {
+    const attack = '</text><script>alert(1)</script><text>';
+    const svg = draw({ ...panel('by-region'), x_title: attack, y_title: '"><img src=x onerror=alert(1)>' });
+    expect(svg).to.not.match(/<script|<img/i);
+    expect(svg).to.contain('&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;text&gt;');
+    const withAttack = parseDashboardSpec({ ...JSON.parse(JSON.stringify(spec)), panels: [{ ...panel('by-region'), x_title: attack }] });
+    const image = dashboardImageSvg(withAttack, {}, { fallbackTitle: 'T', renderedAt: new Date(), theme: 'dark' })!.svg;
+    expect(image).to.not.match(/<script/i);
+  });
+
+  it('swaps in the phone drawing by the figure\'s width: under 11/12 of the wide drawing, at most 480 px', () => {
+    expect([5, 6, 12].map(chartWidth)).to.deep.equal([449, 550, 1154]);
+    expect(PAGE_CSS).to.contain('.chart{margin:0;container-type:inline-size}');
+    expect(PAGE_CSS).to.contain('@container (max-width:411px){.span-5 .chart-wide{display:none}.span-5 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.contain('@container (max-width:480px){.span-12 .chart-wide{display:none}.span-12 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.not.contain('.span-4 .chart-wide');
+  });
+
+  it('makes a pie drawing taller when its legend needs the room, keeping the ring its size', () => {
+    const crowded = crowdedSpec();
+    const pie = crowded.panels[0] as Panel & { type: ChartType };
+    const svg = renderChart(pie, crowded.data!.shares!, [PHONE], 'c')[0]!.svg;
+    const [, , , height] = /viewBox="([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)"/.exec(svg)!.slice(1).map(Number);
+    expect(height).to.be.greaterThan(PHONE.height);
+    expect(draw(panel('mix'), PHONE)).to.contain(`viewBox="0 0 ${PHONE.width} ${PHONE.height}"`);
+  });
+
+  it('draws phone-sized charts with 13 px text and desktop ones with 12 px', () => {
+    for (const id of ['by-region', 'trend', 'daily', 'seats', 'mix']) {
+      expect([...fontSizes(draw(panel(id), PHONE))], id).to.deep.equal([13]);
+      expect([...fontSizes(draw(panel(id), WIDE))], id).to.deep.equal([12]);
+    }
+  });
+});
