@@ -1,6 +1,6 @@
 import type { Cell } from '../../domain/dashboard-spec.js';
 import type { AlertNotice, OutgoingMail } from '../ports/delivery-ports.js';
-import { escapeHtml, IMAGE_CID, refreshedText, type DeliveryContent } from './delivery-message.js';
+import { escapeHtml, IMAGE_CID, linkAndUnsubscribe, refreshedText, type DeliveryContent } from './delivery-message.js';
 
 /** An alert's notification in each channel's form. */
 
@@ -24,8 +24,7 @@ export function alertEmail(content: DeliveryContent, notice: AlertNotice, to: st
       `<p>${escapeHtml(stateLine(notice))}</p>`,
       `<p>${escapeHtml(name)}, refreshed ${escapeHtml(when)}</p>`,
       picture,
-      `<p><a href="${escapeHtml(content.url)}">Open the dashboard</a></p>`,
-      `<p style="font-size:12px;color:#555"><a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a> from these emails.</p>`,
+      ...linkAndUnsubscribe(content.url, unsubscribeUrl),
     ].join('\n'),
     image,
     unsubscribeUrl,

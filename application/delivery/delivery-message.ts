@@ -52,8 +52,7 @@ export function deliveryEmail(content: DeliveryContent, to: string, unsubscribeU
       `<h1 style="font-size:18px">${escapeHtml(name)}</h1>`,
       `<p>Last refreshed: ${escapeHtml(when)}</p>`,
       picture,
-      `<p><a href="${escapeHtml(content.url)}">Open the dashboard</a></p>`,
-      `<p style="font-size:12px;color:#555"><a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a> from these emails.</p>`,
+      ...linkAndUnsubscribe(content.url, unsubscribeUrl),
     ].join('\n'),
     image,
     unsubscribeUrl,
@@ -61,6 +60,14 @@ export function deliveryEmail(content: DeliveryContent, to: string, unsubscribeU
 }
 
 /** A Slack incoming-webhook message: the link and the time, with the image once there is one. */
+/** The closing lines of every dashboard email: the link, then the one-click unsubscribe. */
+export function linkAndUnsubscribe(url: string, unsubscribeUrl: string): string[] {
+  return [
+    `<p><a href="${escapeHtml(url)}">Open the dashboard</a></p>`,
+    `<p style="font-size:12px;color:#555"><a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a> from these emails.</p>`,
+  ];
+}
+
 export function slackMessage(content: DeliveryContent): string {
   const when = refreshedText(content.refreshedAt);
   const label = content.dashboardName.replace(/[<>|&]/g, ' ');
