@@ -1,9 +1,9 @@
 import { invalid } from './errors.js';
 
 /**
- * Signed embeds: a dashboard's page served at `/_embed/<slug>?exp=<unix seconds>&sig=<hex>` for framing by
- * the origins its owner listed. `sig` is HMAC-SHA256, keyed with the owner's embed secret, over the URL's
- * path and query before `&sig=` (the signed message below), in lowercase hex.
+ * Signed embeds: a dashboard's page served at `/_embed/<slug>?[params&]exp=<unix seconds>&sig=<hex>` for
+ * framing by the origins its owner listed. `sig` is HMAC-SHA256, keyed with the owner's embed secret, over
+ * the canonical message below, in lowercase hex; every parameter value in the URL is locked by it.
  */
 
 /** No publishable slug starts with `_`, so the prefix can never name a dashboard. */
@@ -24,31 +24,50 @@ export interface EmbedSettings {
 
 export const EMBEDDING_OFF: EmbedSettings = { enabled: false, origins: [] };
 
-/** The text an HMAC signs for `/_embed/<slug>` expiring at `exp` (unix seconds). */
-export function embedSignedMessage(slug: string, exp: number): string {
-  return `${EMBED_PATH_PREFIX}${slug}?exp=${exp}`;
+/** One parameter of an embed URL, decoded: a name and a value (a multi_select repeats its name). */
+export type EmbedParam = readonly [name: string, value: string];
+
+/** The names an embed URL keeps for its signature, so no parameter can take them. */
+export const EMBED_RESERVED = ['exp', 'sig'];
+
+/**
+ * The text an HMAC signs for `/_embed/<slug>` with `params` expiring at `exp` (unix seconds): the path,
+ * `?`, each parameter as `name=value` with both percent-encoded as encodeURIComponent does, these texts
+ * sorted as ASCII strings, then `exp=<exp>`, all joined by `&`. Without parameters it is `/_embed/<slug>?exp=<exp>`.
+ */
+export function embedSignedMessage(slug: string, exp: number, params: readonly EmbedParam[] = []): string {
+  const pairs = params.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).sort();
+  return `${EMBED_PATH_PREFIX}${slug}?${[...pairs, `exp=${exp}`].join('&')}`;
 }
 
 const EXP = /^[1-9][0-9]{0,11}$/;
 const SIG = /^[0-9a-f]{64}$/;
 
 /**
- * The `exp` and `sig` of an embed URL's raw query, or null. Exactly those two parameters, each once and
- * in their plain form: any other parameter is not covered by the signature, so it is refused too.
+ * The `exp`, `sig` and parameters of an embed URL's raw query, or null. `exp` and `sig` appear exactly once,
+ * in their plain form; every other `name=value` is a parameter, decoded as a form does (`+` is a space), in
+ * any order: the signature is checked over their canonical form, so the values the page draws are the ones signed.
  */
-export function parseEmbedQuery(query: string): { exp: number; sig: string } | null {
-  const parts = query.split('&');
-  if (parts.length !== 2) return null;
-  const values = new Map<string, string>();
-  for (const part of parts) {
+export function parseEmbedQuery(query: string): { exp: number; sig: string; params: EmbedParam[] } | null {
+  const own = new Map<string, string>();
+  const params: EmbedParam[] = [];
+  for (const part of query.split('&')) {
     const eq = part.indexOf('=');
-    if (eq < 0) return null;
-    values.set(part.slice(0, eq), part.slice(eq + 1));
+    if (eq <= 0) return null;
+    const name = part.slice(0, eq);
+    if (EMBED_RESERVED.includes(name)) {
+      if (own.has(name)) return null;
+      own.set(name, part.slice(eq + 1));
+      continue;
+    }
+    const [decoded] = new URLSearchParams(part);
+    params.push(decoded!);
   }
-  const exp = values.get('exp');
-  const sig = values.get('sig');
+  const exp = own.get('exp');
+  const sig = own.get('sig');
   if (exp === undefined || sig === undefined || !EXP.test(exp) || !SIG.test(sig)) return null;
-  return { exp: Number(exp), sig };
+  if (params.some(([name]) => EMBED_RESERVED.includes(name))) return null;
+  return { exp: Number(exp), sig, params };
 }
 
 /** Whether an expiry (unix seconds) lies ahead of `nowMs` and no further than 30 days (and the skew). */

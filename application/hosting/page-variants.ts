@@ -116,3 +116,15 @@ export function withNotices(file: FileBytes, notices: readonly string[]): FileBy
 export function hasParamForm(body: Buffer): boolean {
   return isSpecPage(body) && body.includes(PARAM_FORM_START);
 }
+
+/**
+ * A spec page without its parameter form (notices after it stay): an embed's viewer can change no value,
+ * since every parameter in its URL is signed, so the form would only lead to a 404.
+ */
+export function withoutParamForm(body: Buffer): Buffer {
+  if (!isSpecPage(body)) return body;
+  const start = body.indexOf(PARAM_FORM_START);
+  const end = start < 0 ? -1 : body.indexOf('</form>', start);
+  if (end < 0) return body;
+  return Buffer.concat([body.subarray(0, start), body.subarray(end + '</form>'.length)]);
+}

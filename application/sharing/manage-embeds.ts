@@ -1,8 +1,10 @@
 import { inject, injectable } from 'inversify';
 import { DomainError, invalid } from '../../domain/errors.js';
-import { embedExpiry, embedSignedMessage, normaliseOrigin, normaliseOrigins, type EmbedSettings } from '../../domain/embeds.js';
+import { embedExpiry, embedSignedMessage, normaliseOrigin, normaliseOrigins, type EmbedParam, type EmbedSettings } from '../../domain/embeds.js';
+import { storedParams, type SpecParam } from '../../domain/spec-params.js';
 import { ownerOf, type OwnerRef } from '../../domain/scope.js';
 import { Clock } from '../ports/clock.js';
+import { DashboardStore } from '../ports/dashboard-store.js';
 import { EmbedSigner } from '../ports/embed-signer.js';
 import { EmbedStore } from '../ports/embed-store.js';
 import { SecretTokens } from '../ports/secret-tokens.js';
@@ -31,7 +33,7 @@ export interface NewEmbedSecret {
 export interface SignedEmbed {
   subdomain: string;
   slug: string;
-  /** `/_embed/<slug>?exp=<unix>&sig=<hex>` */
+  /** `/_embed/<slug>?[<params>&]exp=<unix>&sig=<hex>`, the parameters in their signed (canonical) form. */
   pathAndQuery: string;
   expiresAt: Date;
 }
@@ -53,6 +55,7 @@ export class ManageEmbeds {
     @inject(EmbedSigner) private readonly signer: EmbedSigner,
     @inject(SecretTokens) private readonly tokens: SecretTokens,
     @inject(Clock) private readonly clock: Clock,
+    @inject(DashboardStore) private readonly dashboards: DashboardStore,
   ) {}
 
   async status(actor: SharingActor, owner: OwnerNaming, slug: string): Promise<EmbedState> {
@@ -79,17 +82,34 @@ export class ManageEmbeds {
     return { subdomain, ...(await this.newSecret(ref)) };
   }
 
-  /** A URL valid for `lifetimeMs` (at most 30 days), signed with the owner's current secret. */
-  async signedUrl(actor: SharingActor, owner: OwnerNaming, slug: string, lifetimeMs: number): Promise<SignedEmbed> {
+  /**
+   * A URL valid for `lifetimeMs` (at most 30 days), signed with the owner's current secret, locking `params`
+   * (names the current spec declares, a date range also as `<id>.from` and `<id>.to`, and `theme`).
+   */
+  async signedUrl(actor: SharingActor, owner: OwnerNaming, slug: string, lifetimeMs: number, params: readonly EmbedParam[] = []): Promise<SignedEmbed> {
     const shared = await this.targets.forActor(actor, owner, slug);
     const now = this.clock.now().getTime();
     const exp = embedExpiry(lifetimeMs, now);
     const settings = await this.store.settings(shared.dashboard.id);
     const secret = await this.store.secret(shared.dashboard.owner);
     if (!settings.enabled || !secret) throw new DomainError('conflict', EMBEDDING_IS_OFF);
-    const message = embedSignedMessage(shared.dashboard.slug, exp);
+    if (params.length > 0) await this.checkNames(shared, params);
+    const message = embedSignedMessage(shared.dashboard.slug, exp, params);
     const pathAndQuery = `${message}&sig=${this.signer.sign(secret.secret, message)}`;
     return { subdomain: shared.subdomain, slug: shared.dashboard.slug, pathAndQuery, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** A typo would lock nothing and still sign, so every name must be one of the spec's parameters (or `theme`). */
+  private async checkNames(shared: SharedDashboard, params: readonly EmbedParam[]): Promise<void> {
+    const { dashboard } = shared;
+    const version = await this.dashboards.getVersion(dashboard.id, dashboard.currentVersionId);
+    const declared = storedParams(version?.spec);
+    const names = new Set(['theme', ...declared.flatMap((p: SpecParam) => (p.type === 'date_range' ? [p.id, `${p.id}.from`, `${p.id}.to`] : [p.id]))]);
+    for (const [name] of params) {
+      if (names.has(name)) continue;
+      const known = declared.length === 0 ? 'it has none' : `it has ${declared.map((p) => p.id).join(', ')}`;
+      throw invalid(`${shared.dashboard.slug} has no parameter "${name.slice(0, 64)}" (${known})`);
+    }
   }
 
   private async newSecret(owner: OwnerRef): Promise<{ secret: string; createdAt: Date }> {

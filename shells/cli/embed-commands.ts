@@ -3,6 +3,7 @@ import { ManageEmbeds, type EmbedState } from '../../application/sharing/manage-
 import type { SharingActor } from '../../application/sharing/sharing-targets.js';
 import { Settings } from '../../application/ports/settings.js';
 import { DURATION_HINT, parseDuration } from '../../domain/durations.js';
+import type { EmbedParam } from '../../domain/embeds.js';
 import { invalid } from '../../domain/errors.js';
 import { embedStateJson, signedEmbedJson } from '../presenters/sharing/embed-presenters.js';
 import type { AppContainer } from '../container.js';
@@ -28,6 +29,15 @@ function stateLines(state: EmbedState): string[] {
     `allowed origins: ${state.origins.length ? state.origins.join(' ') : '(none: no site can frame it)'}`,
     `embed secret: ${state.secretCreatedAt ? `made ${state.secretCreatedAt.toISOString()}` : 'none yet (made when embedding is first turned on)'}`,
   ];
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `--param region=South`: the name before the first `=`, the value after it (which may hold `=`). */
+function paramPair(text: string): EmbedParam {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw invalid(`--param must be name=value (got ${JSON.stringify(text.slice(0, 100))})`);
+  return [text.slice(0, eq), text.slice(eq + 1)];
 }
 
 /** The secret, shown this once: to stdout only, never to a log. */
@@ -71,11 +81,13 @@ export function registerEmbedCommands(program: Command): void {
 
   forDashboard(embed.command('url').description('print a signed embed URL, for testing'))
     .requiredOption('--expires-in <duration>', 'how long it works, at most 30 days: 30m, 12h, 7d or 2w')
+    .option('--param <name=value>', 'lock a parameter to a value (repeat it; a multi_select repeats its name)', collect, [])
     .action(
       action(async (app, options) => {
         const lifetime = parseDuration(options.expiresIn as string);
         if (lifetime === null) throw invalid(`--expires-in must be ${DURATION_HINT}`);
-        const signed = await manage(app).signedUrl(OPERATOR, ownerOf(options), options.slug as string, lifetime);
+        const params = (options.param as string[]).map(paramPair);
+        const signed = await manage(app).signedUrl(OPERATOR, ownerOf(options), options.slug as string, lifetime, params);
         const json = signedEmbedJson(app.container.get<Settings>(Settings), signed);
         print(options, json, () => [json.url, `expires ${json.expires_at}`]);
       }, 'read'),

@@ -19,13 +19,32 @@ describe('domain: signed embeds', () => {
     expect(embedSignedMessage('sales', 1790000000)).to.equal('/_embed/sales?exp=1790000000');
   });
 
-  it('reads exactly exp and sig from a query, in either order, and nothing else', () => {
-    expect(parseEmbedQuery(`exp=1790000000&sig=${SIG}`)).to.deep.equal({ exp: 1790000000, sig: SIG });
-    expect(parseEmbedQuery(`sig=${SIG}&exp=1790000000`)).to.deep.equal({ exp: 1790000000, sig: SIG });
+  it('signs the parameters between the path and the expiry: encoded, sorted as ASCII, whatever order they come in', () => {
+    const message = '/_embed/sales?period=2026-01-01..2026-03-31&region=North&region=South%20East&exp=1790000000';
+    expect(embedSignedMessage('sales', 1790000000, [['region', 'South East'], ['period', '2026-01-01..2026-03-31'], ['region', 'North']])).to.equal(message);
+    expect(embedSignedMessage('sales', 1790000000, [['q', "a&b=c d'(*)!~+"]])).to.equal("/_embed/sales?q=a%26b%3Dc%20d'(*)!~%2B&exp=1790000000");
+    expect(embedSignedMessage('sales', 1790000000, [['x', 'é']])).to.equal('/_embed/sales?x=%C3%A9&exp=1790000000');
+  });
+
+  it('reads exp, sig and the parameters from a query, in any order, decoded as a form does', () => {
+    expect(parseEmbedQuery(`exp=1790000000&sig=${SIG}`)).to.deep.equal({ exp: 1790000000, sig: SIG, params: [] });
+    expect(parseEmbedQuery(`sig=${SIG}&exp=1790000000`)).to.deep.equal({ exp: 1790000000, sig: SIG, params: [] });
+    expect(parseEmbedQuery(`region=South+East&sig=${SIG}&q=a%26b%3Dc&exp=1790000000`)).to.deep.equal({
+      exp: 1790000000,
+      sig: SIG,
+      params: [['region', 'South East'], ['q', 'a&b=c']],
+    });
+  });
+
+  it('refuses a query without exactly one plain exp and sig, an empty or bare part, or a parameter spelling a reserved name', () => {
     for (const query of [
       '',
       'exp=1790000000',
-      `exp=1790000000&sig=${SIG}&region=eu`,
+      `exp=1790000000&sig=${SIG}&region`,
+      `exp=1790000000&sig=${SIG}&`,
+      `exp=1790000000&sig=${SIG}&=x`,
+      `exp=1790000000&sig=${SIG}&ex%70=1`,
+      `exp=1790000000&sig=${SIG}&sig=${SIG}`,
       `exp=1790000000&exp=1790000001`,
       `exp=01790000000&sig=${SIG}`,
       `exp=17900e5&sig=${SIG}`,
