@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
@@ -7,6 +10,31 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { aPrincipal } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
+
+const FIGURES = {
+  title: 'Figures',
+  queries: { q: { sql: 'SELECT 1 AS n WHERE :region IS NOT NULL OR :tags IS NOT NULL' } },
+  params: [
+    { id: 'region', type: 'select', default: 'North', options: ['North', 'South East'] },
+    { id: 'tags', type: 'multi_select', default: ['x'], options: ['x', 'a&b=c', "é (x)!*'~"] },
+  ],
+  panels: [{ id: 'n', type: 'stat', query: 'q', value: 'n' }],
+};
+
+/** The README's embed snippet in `lang`, with a fixed expiry and parameters, printing its `src`. */
+async function readmeSnippet(lang: 'js' | 'python', exp: number, params: Array<[string, string]>): Promise<string> {
+  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Embedding a dashboard'));
+  const code = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)![1]!.replace('/_embed/sales?', '/_embed/figures?');
+  const given = JSON.stringify(params);
+  if (lang === 'js') {
+    const js = code.replace('Math.floor(Date.now() / 1000) + 3600', String(exp)).replace("[['region', 'South']]", given);
+    return (await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `${js}\nconsole.log(src);`], { env: { ...process.env, EMBED_SECRET: SNIPPET_SECRET } })).stdout.trim();
+  }
+  const py = code.replace('int(time.time()) + 3600', String(exp)).replace('[("region", "South")]', given);
+  return (await promisify(execFile)('python3', ['-c', `${py}\nprint(src)`], { env: { ...process.env, EMBED_SECRET: SNIPPET_SECRET } })).stdout.trim();
+}
+let SNIPPET_SECRET = '';
 
 /** `dashpub embed …` through the real entry point against PostgreSQL, its URLs checked on the running server. */
 describe('e2e: dashpub embed (PostgreSQL)', function () {
@@ -29,7 +57,9 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
     const a = await admin.addUser({ handle: 'ada', email: 'ada@example.com' });
     await admin.addUser({ handle: 'bob', email: 'bob@example.com' });
     await admin.addWorkspace({ slug: 'acme', name: 'Acme' });
-    await server.server.app.container.get(PublishDashboard).execute(aPrincipal(a.id), { path: 'sales', body: '<!doctype html><title>Sales</title><p>Sales</p>' });
+    const publish = server.server.app.container.get(PublishDashboard);
+    await publish.execute(aPrincipal(a.id), { path: 'sales', body: '<!doctype html><title>Sales</title><p>Sales</p>' });
+    await publish.execute(aPrincipal(a.id), { path: 'figures', spec: FIGURES, connection: 'self' });
   });
 
   after(async () => {
@@ -116,5 +146,29 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
     expect(unknown.stderr.trim()).to.equal('error: no user with handle "zed"');
     const both = await dashpub(['embed', 'show', '--owner', 'ada', '--workspace', 'acme', '--slug', 'sales']);
     expect(both.stderr.trim()).to.equal('error: pass exactly one of --owner <handle> or --workspace <slug>');
+  });
+
+  it('locks parameters with --param, in the URL the README snippets (Node and Python) make for the same values', async () => {
+    const figures = ['--owner', 'ada', '--slug', 'figures'];
+    expect((await dashpub(['embed', 'on', ...figures])).code).to.equal(0);
+    const rotated = await dashpub(['embed', 'secret', '--rotate', '--owner', 'ada']);
+    SNIPPET_SECRET = /embed secret \(shown once; keep it on your server\): (\S+)/.exec(rotated.stdout)![1]!;
+    const params: Array<[string, string]> = [['tags', "é (x)!*'~"], ['region', 'South East'], ['tags', 'a&b=c']];
+    const made = await dashpub(['--json', 'embed', 'url', ...figures, '--expires-in', '1h', ...params.flatMap(([k, v]) => ['--param', `${k}=${v}`])]);
+    expect(made.code, made.stderr).to.equal(0);
+    const url = JSON.parse(made.stdout).url as string;
+    const signed = url.slice(url.indexOf('/_embed/'));
+    const exp = Number(/exp=(\d+)/.exec(signed)![1]);
+    expect(signed).to.match(/^\/_embed\/figures\?region=South%20East&tags=%C3%A9%20\(x\)!\*'~&tags=a%26b%3Dc&exp=\d+&sig=[0-9a-f]{64}$/);
+    for (const lang of ['js', 'python'] as const) {
+      const src = await readmeSnippet(lang, exp, params);
+      expect(src.slice(src.indexOf('/_embed/')), lang).to.equal(signed);
+    }
+    const res = await fetchUrl(url);
+    expect([res.status, res.text.includes('<form')]).to.deep.equal([200, false]);
+    const wrong = await dashpub(['embed', 'url', ...figures, '--expires-in', '1h', '--param', 'regoin=South']);
+    expect([wrong.code, wrong.stderr.trim()]).to.deep.equal([1, 'error: figures has no parameter "regoin" (it has region, tags)']);
+    const bare = await dashpub(['embed', 'url', ...figures, '--expires-in', '1h', '--param', 'region']);
+    expect([bare.code, bare.stderr.trim()]).to.deep.equal([1, 'error: --param must be name=value (got "region")']);
   });
 });
