@@ -1,12 +1,12 @@
 import { inject, injectable } from 'inversify';
 import { parseDashboardSpec, RENDERED_DATA, type Row } from '../../domain/dashboard-spec.js';
-import { queryOptions, readParamValues } from '../../domain/param-values.js';
+import { queryOptions, readParamValues, type ReadValues } from '../../domain/param-values.js';
 import { storedParams, type ParamValues, type SpecParam } from '../../domain/spec-params.js';
 import { ConnectionAccess } from '../connections/connection-access.js';
 import { contentHash } from '../file-entries.js';
 import { Clock } from '../ports/clock.js';
 import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
-import { PageRenderer } from '../ports/page-renderer.js';
+import { PageRenderer, type RenderedPage } from '../ports/page-renderer.js';
 import { ParamRenderStore } from '../ports/param-render-store.js';
 import { runSpecQueries } from '../refresh/run-queries.js';
 import { HostingCatalog, type FileBytes } from './hosting-catalog.js';
@@ -15,17 +15,30 @@ import { withNotices } from './page-variants.js';
 
 export const BUDGET_NOTICE = 'This dashboard has drawn as many new views as it may this minute; showing the default values. Try again in a minute.';
 export const FAILED_NOTICE = 'These values could not be drawn; showing the default values.';
+/** The key prefix under which a render's data.json text is kept beside its page, for images of the same values. */
+const ROWS = 'rows:';
 /** Parameter lists kept by version id (a version's spec never changes); whole specs are read only to draw. */
 const PARAM_LISTS_KEPT = 500;
 
-export interface ParamPageRequest {
+/** What is drawn from: the version being served and the URL's raw query string. */
+export interface ParamDataRequest {
   dashboard: DashboardRecord;
   versionId: string;
   manifest: Manifest;
-  /** The stored page: the defaults' render. */
-  page: FileBytes;
   pageUrl: string;
   query: string;
+}
+
+/** A draw for parameter values as an image uses it: its key, data.json text and page (when still kept). */
+export interface ValuesDrawn {
+  key: string;
+  dataJson: string;
+  page: string | undefined;
+}
+
+export interface ParamPageRequest extends ParamDataRequest {
+  /** The stored page: the defaults' render. */
+  page: FileBytes;
 }
 
 /**
@@ -49,38 +62,68 @@ export class ParamPages {
 
   /** Null when the URL carries no parameter values for this page (the stored page answers as it is). */
   async page(request: ParamPageRequest): Promise<FileBytes | null> {
+    const found = await this.read(request);
+    if (!found) return null;
+    const { read, key } = found;
+    const fallback = (extra: string[]) => (read.notices.length + extra.length ? withNotices(request.page, [...read.notices, ...extra]) : null);
+    if (read.defaults) return fallback([]);
+    const cached = await this.renders.find(request.dashboard.id, request.versionId, key);
+    if (cached) return withNotices({ body: Buffer.from(cached.html, 'utf8'), etag: `"${cached.sha256}"` }, read.notices);
+    const drawn = await this.drawWithinBudget(request, read.values, key);
+    if (drawn === 'spent') return fallback([BUDGET_NOTICE]);
+    if (drawn === null) return fallback([FAILED_NOTICE]);
+    return withNotices({ body: Buffer.from(drawn.html, 'utf8'), etag: `"${contentHash(Buffer.from(drawn.html, 'utf8'))}"` }, read.notices);
+  }
+
+  /**
+   * The data.json text drawn for the URL's values, and the key naming them, for an image: cached, or drawn
+   * within the same budget. Null where the defaults' image stands: no values, the defaults, any value refused
+   * (an image has no room for the notice), the budget spent or the queries failed.
+   */
+  async data(request: ParamDataRequest): Promise<ValuesDrawn | null> {
+    const found = await this.read(request);
+    if (!found || found.read.defaults || found.read.notices.length > 0) return null;
+    const { key, read } = found;
+    const { dashboard, versionId } = request;
+    const [rows, page] = await Promise.all([this.renders.find(dashboard.id, versionId, ROWS + key), this.renders.find(dashboard.id, versionId, key)]);
+    if (rows) return { key, dataJson: rows.html, page: page?.html };
+    const drawn = await this.drawWithinBudget(request, read.values, key);
+    return drawn === 'spent' || drawn === null ? null : { key, dataJson: drawn.dataJson, page: drawn.html };
+  }
+
+  /** The values the URL gives and their cache key; null when it gives none or the version has no parameters. */
+  private async read(request: ParamDataRequest): Promise<{ read: ReadValues; key: string } | null> {
     const pairs = [...new URLSearchParams(request.query)].filter(([key]) => key !== 'theme');
     if (pairs.length === 0) return null;
     const params = await this.params(request.dashboard.id, request.versionId);
     if (params.length === 0) return null;
     const stored = await this.storedData(request.manifest);
     const read = readParamValues(params, pairs, (param) => queryOptions(param, stored));
-    const fallback = (extra: string[]) => (read.notices.length + extra.length ? withNotices(request.page, [...read.notices, ...extra]) : null);
-    if (read.defaults) return fallback([]);
-    const { dashboard, versionId } = request;
     // A refresh keeps the version but brings new rows: renders of the rows before it are not reused.
-    const key = `${request.manifest[RENDERED_DATA]?.sha256 ?? ''}:${read.key}`;
-    const cached = await this.renders.find(dashboard.id, versionId, key);
-    if (cached) return withNotices({ body: Buffer.from(cached.html, 'utf8'), etag: `"${cached.sha256}"` }, read.notices);
-    const now = this.clock.now();
-    const window = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-    if (!(await this.renders.takeBudget(dashboard.id, window, this.options.paramRendersPerMinute))) return fallback([BUDGET_NOTICE]);
-    const html = await this.draw(dashboard, versionId, read.values, request.pageUrl).catch(() => null);
-    if (html === null) return fallback([FAILED_NOTICE]);
-    const body = Buffer.from(html, 'utf8');
-    const sha256 = contentHash(body);
-    await this.renders.put(dashboard.id, versionId, key, { html, sha256 }, now, this.options.paramRendersKept);
-    return withNotices({ body, etag: `"${sha256}"` }, read.notices);
+    return { read, key: `${request.manifest[RENDERED_DATA]?.sha256 ?? ''}:${read.key}` };
   }
 
-  private async draw(dashboard: DashboardRecord, versionId: string, values: ParamValues, url: string): Promise<string> {
+  /** One draw counted in the dashboard's minute; the page and its rows are both kept, so pages and images share it. */
+  private async drawWithinBudget(request: ParamDataRequest, values: ParamValues, key: string): Promise<RenderedPage | 'spent' | null> {
+    const { dashboard, versionId } = request;
+    const now = this.clock.now();
+    const window = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    if (!(await this.renders.takeBudget(dashboard.id, window, this.options.paramRendersPerMinute))) return 'spent';
+    const drawn = await this.draw(dashboard, versionId, values, request.pageUrl).catch(() => null);
+    if (drawn === null) return null;
+    const kept = this.options.paramRendersKept;
+    await this.renders.put(dashboard.id, versionId, key, { html: drawn.html, sha256: contentHash(Buffer.from(drawn.html, 'utf8')) }, now, kept);
+    await this.renders.put(dashboard.id, versionId, ROWS + key, { html: drawn.dataJson, sha256: contentHash(Buffer.from(drawn.dataJson, 'utf8')) }, now, kept);
+    return drawn;
+  }
+
+  private async draw(dashboard: DashboardRecord, versionId: string, values: ParamValues, url: string): Promise<RenderedPage> {
     const version = await this.dashboards.getVersion(dashboard.id, versionId);
     if (!version?.spec) throw new Error(`version ${versionId} of dashboard ${dashboard.id} has no spec`);
     const spec = parseDashboardSpec(version.spec);
     const target = await this.access.forDashboard(dashboard.owner, dashboard.connection);
     const { data } = await runSpecQueries(spec, target, values);
-    const page = await this.renderer.render(spec, data, { fallbackTitle: dashboard.name, renderedAt: this.clock.now(), url, values });
-    return page.html;
+    return this.renderer.render(spec, data, { fallbackTitle: dashboard.name, renderedAt: this.clock.now(), url, values });
   }
 
   private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {

@@ -5,8 +5,10 @@ import type { Visibility } from '../../domain/metadata.js';
 import type { ImageTheme } from '../../domain/page-theme.js';
 import { BoundedCache } from '../../shared/bounded-cache.js';
 import { DashboardStore, type DashboardRecord, type FileEntry, type Manifest } from '../ports/dashboard-store.js';
+import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { ImageRenderer } from '../ports/image-renderer.js';
 import { HostingCatalog, type Site } from './hosting-catalog.js';
+import { ParamPages, type ValuesDrawn } from './param-pages.js';
 import { ServeDashboard, type HostingRequest } from './serve-dashboard.js';
 
 /** Which image of a dashboard, and the ETag the asker already holds. */
@@ -16,9 +18,11 @@ export interface ImageAsk {
   theme: ImageTheme;
   /** True when the browser already holds this ETag: the answer is then `not_modified`, with nothing drawn. */
   holds?: (etag: string) => boolean;
+  /** The URL's raw query: parameter values in it are drawn as the page draws them (`theme` aside). */
+  query?: string;
 }
 
-export interface ImageRequest extends Omit<HostingRequest, 'refererPath'>, ImageAsk {
+export interface ImageRequest extends Omit<HostingRequest, 'refererPath'>, Omit<ImageAsk, 'query'> {
   slug: string;
 }
 
@@ -47,7 +51,8 @@ const NOT_FOUND: ImageOutcome = { kind: 'not_found' };
  * page's access rules, drawn from the spec and data.json being served (a card for a page published as a
  * body). Images are drawn on the first
  * request for their inputs and kept by ETag (docs/decisions/0200-images-drawn-on-first-request.md), so
- * publishing and refreshing pay nothing for them.
+ * publishing and refreshing pay nothing for them. Parameter values in the query string draw from the rows
+ * and page of those values' render, under the page's budget and cache (docs/decisions/0266-images-take-parameters.md).
  */
 @injectable()
 export class ServeDashboardImage {
@@ -59,6 +64,8 @@ export class ServeDashboardImage {
     @inject(ServeDashboard) private readonly serve: ServeDashboard,
     @inject(DashboardStore) private readonly store: DashboardStore,
     @inject(ImageRenderer) private readonly renderer: ImageRenderer,
+    @inject(ParamPages) private readonly params: ParamPages,
+    @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
   ) {}
 
   async execute(request: ImageRequest): Promise<ImageOutcome> {
@@ -85,8 +92,9 @@ export class ServeDashboardImage {
     const drawsSpec = version.kind === 'spec' && data !== undefined;
     // A page published as a body has one image, its card: no panels.
     if (!drawsSpec && request.panelId !== undefined) return NOT_FOUND;
+    const values = drawsSpec && request.query ? await this.valuesDrawn(site, shown, request.query) : null;
     const inputs = drawsSpec
-      ? [versionId, data.sha256, page?.sha256 ?? '', dashboard.name, request.theme, request.panelId ?? '']
+      ? [versionId, data.sha256, page?.sha256 ?? '', dashboard.name, request.theme, request.panelId ?? '', ...(values ? [values.key] : [])]
       : ['card', versionId, dashboard.name, site.subdomain, version.createdAt.toISOString(), request.theme];
     const etag = `"img-${createHash('sha256').update([IMAGE_FORMAT, ...inputs].join('\n')).digest('hex').slice(0, 40)}"`;
     if (request.holds?.(etag)) return { kind: 'not_modified', etag, visibility };
@@ -95,7 +103,7 @@ export class ServeDashboardImage {
       let pending = this.drawing.get(etag);
       if (pending === undefined) {
         const card = { name: dashboard.name, owner: site.subdomain, publishedAt: version.createdAt, theme: request.theme };
-        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, versionId, { data, page }, request) : this.renderer.renderCard(card).then(toBuffer);
+        const drawing = drawsSpec ? this.draw(dashboard.id, dashboard.name, versionId, values ?? { data, page }, request) : this.renderer.renderCard(card).then(toBuffer);
         pending = drawing.finally(() => this.drawing.delete(etag));
         this.drawing.set(etag, pending);
       }
@@ -107,20 +115,28 @@ export class ServeDashboardImage {
     return { kind: 'image', body, etag, visibility };
   }
 
-  private async draw(dashboardId: string, name: string, versionId: string, files: { data: FileEntry; page: FileEntry | undefined }, request: ImageAsk): Promise<Buffer | null> {
-    const [version, file, page] = await Promise.all([
+  /** The rows (and page) drawn for the query's values; null where the defaults' image stands. */
+  private async valuesDrawn(site: Site, shown: ShownVersion, query: string): Promise<ValuesDrawn | null> {
+    const pageUrl = this.addresses.pageUrl(site.subdomain, shown.dashboard.slug);
+    return this.params.data({ ...shown, pageUrl, query });
+  }
+
+  /** `files`: the served data.json and page, or the texts drawn for parameter values. */
+  private async draw(dashboardId: string, name: string, versionId: string, files: { data: FileEntry; page: FileEntry | undefined } | ValuesDrawn, request: ImageAsk): Promise<Buffer | null> {
+    const text = async (entry: FileEntry | undefined) => (entry ? ((await this.catalog.file(entry))?.body.toString('utf8') ?? null) : null);
+    const [version, dataJson, page] = await Promise.all([
       this.store.getVersion(dashboardId, versionId),
-      this.catalog.file(files.data),
-      files.page && this.catalog.file(files.page),
+      'dataJson' in files ? files.dataJson : text(files.data),
+      'dataJson' in files ? files.page : text(files.page),
     ]);
-    if (!version || version.spec === null || !file) return null;
-    const rendered = JSON.parse(file.body.toString('utf8')) as { renderedAt?: string; data?: Record<string, Row[]> };
+    if (!version || version.spec === null || dataJson === null) return null;
+    const rendered = JSON.parse(dataJson) as { renderedAt?: string; data?: Record<string, Row[]> };
     const png = await this.renderer.renderPng(parseDashboardSpec(version.spec), rendered.data ?? {}, {
       fallbackTitle: name,
       renderedAt: new Date(rendered.renderedAt ?? 0),
       theme: request.theme,
       ...(request.panelId === undefined ? {} : { panelId: request.panelId }),
-      ...(page ? { page: page.body.toString('utf8') } : {}),
+      ...(page ? { page } : {}),
     });
     return png && toBuffer(png);
   }

@@ -1,4 +1,5 @@
 export interface ParamRender {
+  /** The page; for a key the caller marks as rows (ParamPages' `rows:`), the same draw's data.json text. */
   html: string;
   /** The content hash the page's ETag is made from. */
   sha256: string;
