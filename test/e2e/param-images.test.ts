@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { hostRequest, type RawResponse } from '../support/hosting-http.js';
 import { paramSpec, paramWorld, type ParamWorld } from '../support/param-fixtures.js';
 
@@ -61,5 +62,22 @@ describe('images of parameter values (in process, PostgreSQL)', function () {
     expect(drawn.headers.etag).not.to.equal(defaults.headers.etag);
     const spent = await image('.png?region=south&min_amount=200', other.server);
     expect([spent.status, spent.headers.etag]).to.deep.equal([200, defaults.headers.etag]);
+  });
+
+  it("draws nothing for values on a private dashboard the asker may not see: the page's answer, no render kept", async () => {
+    await world.publish('hidden', paramSpec('Hidden'), undefined, { visibility: 'private' });
+    const res = await hostRequest(world.server.port, new URL(world.url('/')).host, '/_image/hidden.png?region=south&min_amount=7');
+    const page = await world.get('/hidden?region=south&min_amount=8');
+    expect(res.status).to.be.oneOf([302, 404]);
+    expect(res.status).to.equal(page.status);
+    expect(res.headers['content-type'] ?? '').not.to.contain('image/png');
+    const client = new pg.Client({ connectionString: world.database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM param_renders r JOIN dashboards d ON d.id = r.dashboard_id WHERE d.slug = 'hidden'`);
+      expect(rows[0].n).to.equal(0);
+    } finally {
+      await client.end();
+    }
   });
 });
