@@ -72,11 +72,12 @@ export class ParamPages {
     const drawn = await this.drawWithinBudget(request, read.values, key);
     if (drawn === 'spent') return fallback([BUDGET_NOTICE]);
     if (drawn === null) return fallback([FAILED_NOTICE]);
-    return withNotices({ body: Buffer.from(drawn.html, 'utf8'), etag: `"${contentHash(Buffer.from(drawn.html, 'utf8'))}"` }, read.notices);
+    const body = Buffer.from(drawn.html, 'utf8');
+    return withNotices({ body, etag: `"${contentHash(body)}"` }, read.notices);
   }
 
   /**
-   * The data.json text drawn for the URL's values, and the key naming them, for an image: cached, or drawn
+   * The data.json text and page drawn for the URL's values, and the key naming them, for an image: cached, or drawn
    * within the same budget. Null where the defaults' image stands: no values, the defaults, any value refused
    * (an image has no room for the notice), the budget spent or the queries failed.
    */
