@@ -22,19 +22,18 @@ const FIGURES = {
 };
 
 /** The README's embed snippet in `lang`, with a fixed expiry and parameters, printing its `src`. */
-async function readmeSnippet(lang: 'js' | 'python', exp: number, params: Array<[string, string]>): Promise<string> {
+async function readmeSnippet(lang: 'js' | 'python', secret: string, exp: number, params: Array<[string, string]>): Promise<string> {
   const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Embedding a dashboard'));
   const code = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)![1]!.replace('/_embed/sales?', '/_embed/figures?');
   const given = JSON.stringify(params);
   if (lang === 'js') {
     const js = code.replace('Math.floor(Date.now() / 1000) + 3600', String(exp)).replace("[['region', 'South']]", given);
-    return (await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `${js}\nconsole.log(src);`], { env: { ...process.env, EMBED_SECRET: SNIPPET_SECRET } })).stdout.trim();
+    return (await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `${js}\nconsole.log(src);`], { env: { ...process.env, EMBED_SECRET: secret } })).stdout.trim();
   }
   const py = code.replace('int(time.time()) + 3600', String(exp)).replace('[("region", "South")]', given);
-  return (await promisify(execFile)('python3', ['-c', `${py}\nprint(src)`], { env: { ...process.env, EMBED_SECRET: SNIPPET_SECRET } })).stdout.trim();
+  return (await promisify(execFile)('python3', ['-c', `${py}\nprint(src)`], { env: { ...process.env, EMBED_SECRET: secret } })).stdout.trim();
 }
-let SNIPPET_SECRET = '';
 
 /** `dashpub embed …` through the real entry point against PostgreSQL, its URLs checked on the running server. */
 describe('e2e: dashpub embed (PostgreSQL)', function () {
@@ -152,7 +151,7 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
     const figures = ['--owner', 'ada', '--slug', 'figures'];
     expect((await dashpub(['embed', 'on', ...figures])).code).to.equal(0);
     const rotated = await dashpub(['embed', 'secret', '--rotate', '--owner', 'ada']);
-    SNIPPET_SECRET = /embed secret \(shown once; keep it on your server\): (\S+)/.exec(rotated.stdout)![1]!;
+    const secret = /embed secret \(shown once; keep it on your server\): (\S+)/.exec(rotated.stdout)![1]!;
     const params: Array<[string, string]> = [['tags', "é (x)!*'~"], ['region', 'South East'], ['tags', 'a&b=c']];
     const made = await dashpub(['--json', 'embed', 'url', ...figures, '--expires-in', '1h', ...params.flatMap(([k, v]) => ['--param', `${k}=${v}`])]);
     expect(made.code, made.stderr).to.equal(0);
@@ -161,7 +160,7 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
     const exp = Number(/exp=(\d+)/.exec(signed)![1]);
     expect(signed).to.match(/^\/_embed\/figures\?region=South%20East&tags=%C3%A9%20\(x\)!\*'~&tags=a%26b%3Dc&exp=\d+&sig=[0-9a-f]{64}$/);
     for (const lang of ['js', 'python'] as const) {
-      const src = await readmeSnippet(lang, exp, params);
+      const src = await readmeSnippet(lang, secret, exp, params);
       expect(src.slice(src.indexOf('/_embed/')), lang).to.equal(signed);
     }
     const res = await fetchUrl(url);
