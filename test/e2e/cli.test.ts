@@ -9,7 +9,7 @@ import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 
 /** The `dashpub` admin CLI through its real entry point against PostgreSQL. */
 describe('e2e: dashpub CLI (PostgreSQL)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let database: TestDatabase;
   let warehouse: TestWarehouse;
   let env: NodeJS.ProcessEnv;
