@@ -79,19 +79,7 @@ export function registerEmbedCommands(program: Command): void {
       }),
     );
 
-  forDashboard(embed.command('url').description('print a signed embed URL, for testing'))
-    .requiredOption('--expires-in <duration>', 'how long it works, at most 30 days: 30m, 12h, 7d or 2w')
-    .option('--param <name=value>', 'lock a parameter to a value (repeat it; a multi_select repeats its name)', collect, [])
-    .action(
-      action(async (app, options) => {
-        const lifetime = parseDuration(options.expiresIn as string);
-        if (lifetime === null) throw invalid(`--expires-in must be ${DURATION_HINT}`);
-        const params = (options.param as string[]).map(paramPair);
-        const signed = await manage(app).signedUrl(OPERATOR, ownerOf(options), options.slug as string, lifetime, params);
-        const json = signedEmbedJson(app.container.get<Settings>(Settings), signed);
-        print(options, json, () => [json.url, `expires ${json.expires_at}`]);
-      }, 'read'),
-    );
+  registerEmbedUrl(embed);
 
   embed
     .command('secret')
@@ -107,5 +95,22 @@ export function registerEmbedCommands(program: Command): void {
           ...secretLines(made.secret),
         ]);
       }),
+    );
+}
+
+/** `embed url`: a signed URL for testing, parameters locked with `--param name=value`. */
+function registerEmbedUrl(embed: Command): void {
+  forDashboard(embed.command('url').description('print a signed embed URL, for testing'))
+    .requiredOption('--expires-in <duration>', 'how long it works, at most 30 days: 30m, 12h, 7d or 2w')
+    .option('--param <name=value>', 'lock a parameter to a value (repeat it; a multi_select repeats its name)', collect, [])
+    .action(
+      action(async (app, options) => {
+        const lifetime = parseDuration(options.expiresIn as string);
+        if (lifetime === null) throw invalid(`--expires-in must be ${DURATION_HINT}`);
+        const params = (options.param as string[]).map(paramPair);
+        const signed = await app.container.get(ManageEmbeds).signedUrl(OPERATOR, ownerOf(options), options.slug as string, lifetime, params);
+        const json = signedEmbedJson(app.container.get<Settings>(Settings), signed);
+        print(options, json, () => [json.url, `expires ${json.expires_at}`]);
+      }, 'read'),
     );
 }
