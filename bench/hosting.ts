@@ -399,9 +399,11 @@ export async function runHostingBench(): Promise<{ single: LoadResult; perCore: 
     const throughput = pairs((share, open) => share.requestsPerSecond / open.requestsPerSecond);
     const cpu = pairs((share, open) => open.cpuUsPerRequest / share.cpuUsPerRequest);
     const publicPage = median(runs.sharedPublic);
+    // In run order; a star marks the pairs whose share load went first.
+    const each = runs.shared.map((r, i) => `${(r.requestsPerSecond / runs.sharedPublic[i]!.requestsPerSecond).toFixed(2)}${i % 2 === 0 ? '*' : ''}`).join(' ');
     process.stdout.write(
       `share cookie: ${fmt(shared.requestsPerSecond)} r/s vs ${fmt(publicPage.requestsPerSecond)} public (medians); ` +
-        `median of ${runs.shared.length} pairs: ${throughput}× the public page's requests/s, ${cpu}× its throughput per CPU\n`,
+        `median of ${runs.shared.length} pairs: ${throughput}× the public page's requests/s, ${cpu}× its throughput per CPU; pairs ${each}\n`,
     );
     updateLatestResult('hosting-share', `**${throughput}×** the public page's requests/s, ${cpu}× per CPU second (median of ${runs.shared.length} back-to-back pairs on one process)`);
   }
