@@ -399,6 +399,17 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       ]);
       expect(Number(await tile.textContent())).to.equal(1);
       expect((await harness.recorded()).openedLinks).to.have.length(1);
+
+      // On a phone the controls stack at full width, with no horizontal scrolling.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await view.waitForFunction(() => (globalThis as any).document.getElementById('apply').getBoundingClientRect().width > 300);
+      const widths = await view.evaluate(() => {
+        const d = (globalThis as any).document;
+        return { scroll: d.documentElement.scrollWidth, client: d.documentElement.clientWidth, select: d.querySelector('#params select').getBoundingClientRect().width };
+      });
+      expect(widths.scroll).to.be.at.most(widths.client);
+      expect(widths.select).to.be.greaterThan(widths.client - 60);
+      if (process.env.MCP_APP_PARAMS_SCREENSHOT) (await import('node:fs')).writeFileSync(process.env.MCP_APP_PARAMS_SCREENSHOT, await page.screenshot({ fullPage: true }));
       expectContained();
     });
 
