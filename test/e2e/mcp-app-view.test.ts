@@ -384,6 +384,7 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       expect(reads).to.include(`service://vera/counts?${query}`);
       // Private dashboards with slugs of 8 or more characters: "secret-notes" alone.
       expect(await tile.textContent()).to.equal('1');
+      expect([await params.getByRole('button', { name: 'Apply' }).isEnabled(), await view.locator('#preview').getAttribute('aria-busy')]).to.deep.equal([true, 'false']);
       expect(await view.locator('#url').textContent()).to.equal(`${dashboardOrigin}/counts?${query}`);
       await view.locator('#open').click();
       await page.waitForFunction(() => (globalThis as any).harness.openedLinks.length >= 1);

@@ -97,6 +97,7 @@ namespace DashpubView {
     el('shot').textContent = '';
     el('params').hidden = true;
     el('params-fields').textContent = '';
+    applying(false);
     state.shown = false;
     state.image = null;
     state.query = '';
@@ -225,6 +226,7 @@ namespace DashpubView {
     showStatus(query ? 'Drawing the dashboard for these values\u2026' : 'Loading the preview\u2026');
     request('resources/read', { uri: CONFIG.serviceName + '://' + owner + '/' + slug + (query ? '?' + query : '') }).then(function (r) {
       if (seq !== state.seq) return;
+      applying(false);
       var c = r.contents && r.contents[0];
       if (!c) return showStatus('The page is empty.');
       el('refusal').hidden = true;
@@ -235,6 +237,7 @@ namespace DashpubView {
       showStatus(query ? 'Preview of the published page for the chosen values; its scripts do not run here.' : 'Preview of the published page; its scripts do not run here.');
     }, function (e) {
       if (seq !== state.seq) return;
+      applying(false);
       // A preview of other values must not stand beside a refusal for these.
       if (query) el('preview').hidden = true;
       showRefusal('No preview: ' + e.message);
@@ -247,10 +250,17 @@ namespace DashpubView {
     el('params').hidden = false;
   }
 
+  /** While values are being drawn, Apply waits: each new choice may spend one of the dashboard's draws. */
+  function applying(busy: boolean) {
+    (el('apply') as HTMLButtonElement).disabled = busy;
+    el('preview').setAttribute('aria-busy', String(busy));
+  }
+
   /** Reads the page again for the chosen values; the preview shown stays until the new one replaces it. */
   function applyValues() {
     var page = state.page;
-    if (!page) return;
+    if (!page || (el('apply') as HTMLButtonElement).disabled) return;
+    applying(true);
     state.query = DASHPUB_PARAMS.queryOf(DASHPUB_PARAMS.pairsOf(el('params-fields')));
     el('url').textContent = shownUrl() || '';
     readPage(page.owner, page.slug, ++state.seq);
