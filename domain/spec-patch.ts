@@ -1,5 +1,6 @@
 import { DomainError, invalid, isDomainError, typeName } from './errors.js';
 import { parseDashboardSpec, type DashboardSpec } from './dashboard-spec.js';
+import { parseTimezone } from './spec-display.js';
 import { checkId, given, got, isPlainObject, optionalString, refuseUnknownKeys, requiredText } from './spec-reading.js';
 
 /**
@@ -10,7 +11,7 @@ import { checkId, given, got, isPlainObject, optionalString, refuseUnknownKeys, 
 
 export const PATCH_OPS = [
   'add_panel', 'replace_panel', 'remove_panel', 'move_panel', 'set_query', 'remove_query',
-  'set_param', 'remove_param', 'set_alert', 'remove_alert', 'set_title', 'set_description', 'set_data',
+  'set_param', 'remove_param', 'set_alert', 'remove_alert', 'set_title', 'set_description', 'set_data', 'set_timezone',
 ] as const;
 export type PatchOpName = (typeof PATCH_OPS)[number];
 export const MAX_PATCH_OPS = 100;
@@ -30,6 +31,7 @@ const OP_KEYS: Record<PatchOpName, string[]> = {
   set_title: ['title'],
   set_description: ['description'],
   set_data: ['id', 'rows'],
+  set_timezone: ['timezone'],
 };
 
 /** The spec's lists of `{ id, ... }` entries a patch edits by id, with the word an operation's field uses. */
@@ -119,6 +121,11 @@ class Draft {
         if (given(op.description)) this.spec.description = optionalString(op.description, `${where}.description`);
         else delete this.spec.description;
         return void this.writers.set('description', i);
+      case 'set_timezone':
+        // Null (or no value) goes back to the default, UTC, as a spec without `timezone` shows.
+        if (given(op.timezone)) this.spec.timezone = parseTimezone(op.timezone, `${where}.timezone`);
+        else delete this.spec.timezone;
+        return void this.writers.set('timezone', i);
     }
   }
 
@@ -257,7 +264,7 @@ class Draft {
     }
     const part = /^spec\.(\w+)/.exec(message) ?? /^spec has unknown key "(\w+)"/.exec(message);
     const writer = part ? this.writers.get(part[1]!) : undefined;
-    if (writer !== undefined && /^spec\.(title|description)\b/.test(message)) return `patch[${writer}].${message.slice(5)}`;
+    if (writer !== undefined && /^spec\.(title|description|timezone)\b/.test(message)) return `patch[${writer}].${message.slice(5)}`;
     return `patch[${writer ?? last}]: ${message}`;
   }
 }

@@ -1,10 +1,14 @@
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors.js';
-import { DashboardStore } from '../ports/dashboard-store.js';
+import { DashboardStore, type DashboardRecord, type Manifest } from '../ports/dashboard-store.js';
+import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
 import { ServeDashboardImage, type ImageAsk, type ImageOutcome } from '../hosting/serve-image.js';
+import { hasParamForm } from '../hosting/page-variants.js';
+import { ParamPages } from '../hosting/param-pages.js';
+import { DEFAULT_FILENAME } from '../../domain/names.js';
 import { ownerOf, subdomainOf, type Target } from '../../domain/scope.js';
 import { ListDashboards, type DashboardPage } from './list-dashboards.js';
 import { loadSummary } from '../dashboard-lookup.js';
@@ -22,20 +26,39 @@ export class DashboardResources {
     @inject(ListDashboards) private readonly listing: ListDashboards,
     @inject(ServedFiles) private readonly served: ServedFiles,
     @inject(ServeDashboardImage) private readonly images: ServeDashboardImage,
+    @inject(ParamPages) private readonly params: ParamPages,
+    @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
   ) {}
 
   async list(principal: Principal, cursor: string | undefined): Promise<DashboardPage> {
     return this.listing.execute(principal, { cursor });
   }
 
-  async read(principal: Principal, handle: string, slug: string): Promise<{ body: BodyView; contentType: string; dashboard: string }> {
+  /**
+   * The body the dashboards host serves at the dashboard's URL; `query` is that URL's query string, whose
+   * parameter values draw the spec page as the host draws it for them (same cache, budget and notices).
+   */
+  async read(principal: Principal, handle: string, slug: string, query = ''): Promise<{ body: BodyView; contentType: string; dashboard: string }> {
     const target = await this.targetFor(principal, handle);
     const missing = new DomainError('not_found', `No dashboard at ${handle}/${slug}`);
     if (!target) throw missing;
     const { dashboard, current } = await loadSummary(this.store, target, slug, missing, true);
     const files = (await this.served.manifest(dashboard, current)) ?? current.files;
     const filename = pickFilename(undefined, files);
-    return { body: await readBody(this.store, files, filename), contentType: files[filename].contentType, dashboard: dashboard.slug };
+    let body = await readBody(this.store, files, filename);
+    if (query !== '' && filename === DEFAULT_FILENAME && body.encoding === 'utf8') {
+      body = await this.withValues(dashboard, files, subdomainOf(target), body, query);
+    }
+    return { body, contentType: files[filename].contentType, dashboard: dashboard.slug };
+  }
+
+  /** The spec page drawn for the query's parameter values; the body as it is when it has no parameter form. */
+  private async withValues(dashboard: DashboardRecord, manifest: Manifest, subdomain: string, body: BodyView, query: string): Promise<BodyView> {
+    const page = { body: Buffer.from(body.content, 'utf8'), etag: `"${manifest[DEFAULT_FILENAME]!.sha256}"` };
+    if (!hasParamForm(page.body)) return body;
+    const pageUrl = this.addresses.pageUrl(subdomain, dashboard.slug);
+    const drawn = await this.params.page({ dashboard, versionId: dashboard.currentVersionId, manifest, page, pageUrl, query });
+    return drawn ? { ...body, content: drawn.body.toString('utf8'), size: drawn.body.byteLength } : body;
   }
 
   /**

@@ -118,6 +118,23 @@ describe('domain: spec patch', () => {
       expect(message(() => patched([{ op: 'set_description', description: 3 }]))).to.equal('patch[0].description must be a string (got number)');
     });
 
+    it('set_timezone sets the zone tables show instants in; null goes back to the default (UTC)', () => {
+      expect(patched([{ op: 'set_timezone', timezone: 'Europe/Paris' }]).timezone).to.equal('Europe/Paris');
+      const zoned = parseDashboardSpec({ ...current(), timezone: 'Asia/Tokyo' });
+      expect(applySpecPatch(zoned, [{ op: 'set_timezone', timezone: null }]).spec).to.not.have.property('timezone');
+      expect(applySpecPatch(zoned, [{ op: 'set_title', title: 'x' }]).spec.timezone).to.equal('Asia/Tokyo');
+      // The last one wins, as for every other part of the spec.
+      expect(patched([{ op: 'set_timezone', timezone: 'UTC' }, { op: 'set_timezone', timezone: 'America/New_York' }]).timezone).to.equal('America/New_York');
+    });
+
+    it('set_timezone refuses what is not an IANA zone, naming the operation', () => {
+      const expected = (i: number, got: string) => `patch[${i}].timezone must be an IANA time zone such as "UTC" or "Europe/Paris" (got ${got})`;
+      expect(message(() => patched([{ op: 'set_title', title: 'x' }, { op: 'set_timezone', timezone: 'Mars/Olympus' }]))).to.equal(expected(1, '"Mars/Olympus"'));
+      expect(message(() => patched([{ op: 'set_timezone', timezone: '' }]))).to.equal(expected(0, '""'));
+      expect(message(() => patched([{ op: 'set_timezone', timezone: 2 }]))).to.equal(expected(0, 'number'));
+      expect(message(() => patched([{ op: 'set_timezone', zone: 'UTC' }]))).to.match(/^patch\[0\] has unknown key "zone"/);
+    });
+
     it('set_param and set_alert edit their keyed lists by id, which the spec refuses until it knows them', () => {
       const refused = message(() => patched([{ op: 'set_title', title: 'x' }, { op: 'set_param', param: { id: 'region', type: 'text' } }]));
       expect(refused).to.match(/^patch\[1\]/);

@@ -33,6 +33,27 @@ const SALES_SPEC = {
   ],
 };
 
+/** A label that would run and send if it were ever markup: the view must show it as text. */
+const HOSTILE_LABEL = `Shortest <b>slug</b> <img src=x onerror="parent.postMessage({jsonrpc:'2.0',id:997,method:'ui/open-link',params:{url:'https://evil.example.com/label'}},'*')">`;
+
+/** The owner's own dashboards on `self`, counted for a select listed by a query, a date range and a number. */
+const COUNTS_SPEC = {
+  title: 'Counts',
+  queries: {
+    n: {
+      sql: `SELECT count(*) AS dashboards FROM dashboards
+             WHERE visibility = :vis AND created_at::date BETWEEN :period.from AND :period.to AND length(slug) >= :min_len`,
+    },
+    kinds: { sql: `SELECT unnest(ARRAY['public', 'private']) AS kind` },
+  },
+  params: [
+    { id: 'vis', type: 'select', label: 'Visibility', options: { query: 'kinds' }, default: 'public', required: true },
+    { id: 'period', type: 'date_range', label: 'Created', default: '2000-01-01..2100-01-01' },
+    { id: 'min_len', type: 'number', label: HOSTILE_LABEL, default: 1, min: 0 },
+  ],
+  panels: [{ id: 'count', type: 'stat', title: 'Dashboards', query: 'n', value: 'dashboards' }],
+};
+
 /** A private static page that tries everything a preview must not do: scripts, handlers, fetches. */
 const DIARY_PAGE = `<!doctype html><html><head><title>Diary</title>
 <style>body{background:#fffbe6}.note{color:#7a4b00}@import url("https://fonts.example.com/x.css");</style>
@@ -77,6 +98,8 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
         appUrl: `http://app.localhost:${port}`,
         dashboardDomain: `dash.localhost:${port}`,
         databaseUrl: database.url,
+        // `self` queries get room for a loaded machine: the parameter tests wait for a draw, not a deadline.
+        selfQueryTimeoutSeconds: 60,
       }),
     );
     const vera = await server.app.container.get(AdminAccounts).addUser({ handle: 'vera', email: 'vera@example.com' });
@@ -317,6 +340,80 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       expectContained();
     });
 
+    it('shows a spec\'s parameters as its own controls; chosen values read the page with the URL\'s query string', async () => {
+      const reads: string[] = [];
+      await page.route(`${apiOrigin}/mcp`, async (route) => {
+        try {
+          const message = JSON.parse(route.request().postData() ?? 'null');
+          if (message?.method === 'resources/read') reads.push(message.params?.uri);
+        } catch {
+          // not JSON (a GET for the stream): passed on as it is
+        }
+        await route.continue();
+      });
+      // Public ones for the defaults to count (at least two), a private one with a long slug for the values chosen.
+      for (const path of ['open-one', 'open-two']) await harness.runTool(token, 'publish_dashboard', { path, body: '<p>open</p>' });
+      await harness.runTool(token, 'publish_dashboard', { path: 'secret-notes', body: '<p>kept</p>', name: 'Secret notes', visibility: 'private' });
+      const published = await harness.runTool(token, 'publish_dashboard', { path: 'counts', spec: COUNTS_SPEC, name: 'Counts' });
+      expect(published.result.isError, JSON.stringify(published.result.content)).to.equal(undefined);
+      const { view } = await showTool('get_dashboard', { slug: 'counts' });
+      await waitForText(view, '#status', 'Preview of the published page');
+      const tile = view.locator('#preview .stat-value');
+      const defaults = Number(await tile.textContent());
+      expect(defaults).to.be.at.least(2);
+
+      // One labelled control per parameter, with the page form's types, options (listed by a query) and defaults.
+      const params = view.locator('#params');
+      expect(await params.isVisible()).to.equal(true);
+      expect(await params.getByLabel('Visibility').inputValue()).to.equal('public');
+      expect(await params.locator('select option').allTextContents()).to.deep.equal(['public', 'private']);
+      expect(await params.getByLabel('Created from').inputValue()).to.equal('2000-01-01');
+      expect(await params.getByLabel('Created to').getAttribute('type')).to.equal('date');
+      const number = params.locator('input[type="number"]');
+      expect([await number.inputValue(), await number.getAttribute('min')]).to.deep.equal(['1', '0']);
+      // The label arrives as text, never as markup; the page's own form is not in the preview.
+      expect(await params.locator('.param-name').allTextContents()).to.deep.equal(['Visibility', 'Created', HOSTILE_LABEL]);
+      expect(await params.locator('img, b').count()).to.equal(0);
+      expect(await view.locator('#preview select, #preview input, #preview button').count()).to.equal(0);
+
+      await params.getByLabel('Visibility').selectOption('private');
+      await number.fill('8');
+      await params.getByRole('button', { name: 'Apply' }).click();
+      await waitForText(view, '#status', 'for the chosen values');
+      const query = 'vis=private&period=2000-01-01..2100-01-01&min_len=8';
+      expect(reads).to.include(`service://vera/counts?${query}`);
+      // Private dashboards with slugs of 8 or more characters: "secret-notes" alone.
+      expect(await tile.textContent()).to.equal('1');
+      expect([await params.getByRole('button', { name: 'Apply' }).isEnabled(), await view.locator('#preview').getAttribute('aria-busy')]).to.deep.equal([true, 'false']);
+      expect(await view.locator('#url').textContent()).to.equal(`${dashboardOrigin}/counts?${query}`);
+      await view.locator('#open').click();
+      await page.waitForFunction(() => (globalThis as any).harness.openedLinks.length >= 1);
+      expect((await harness.recorded()).openedLinks).to.deep.equal([`${dashboardOrigin}/counts?${query}`]);
+
+      // A value the host refuses: the page it answers shows the defaults and its notice, Enter applies.
+      await params.getByLabel('Created from').fill('2100-01-01');
+      await params.getByLabel('Created to').fill('2000-01-01');
+      await number.press('Enter');
+      await view.locator('#preview .notice').waitFor();
+      expect(await view.locator('#preview .notice').allTextContents()).to.deep.equal([
+        'Created: "2100-01-01..2000-01-01" ends before it starts; showing the default',
+      ]);
+      expect(Number(await tile.textContent())).to.equal(1);
+      expect((await harness.recorded()).openedLinks).to.have.length(1);
+
+      // On a phone the controls stack at full width, with no horizontal scrolling.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await view.waitForFunction(() => (globalThis as any).document.getElementById('apply').getBoundingClientRect().width > 300);
+      const widths = await view.evaluate(() => {
+        const d = (globalThis as any).document;
+        return { scroll: d.documentElement.scrollWidth, client: d.documentElement.clientWidth, select: d.querySelector('#params select').getBoundingClientRect().width };
+      });
+      expect(widths.scroll).to.be.at.most(widths.client);
+      expect(widths.select).to.be.greaterThan(widths.client - 60);
+      if (process.env.MCP_APP_PARAMS_SCREENSHOT) (await import('node:fs')).writeFileSync(process.env.MCP_APP_PARAMS_SCREENSHOT, await page.screenshot({ fullPage: true }));
+      expectContained();
+    });
+
     it('would notice a CSP violation: the listener and the report-uri both see one made on purpose', async () => {
       const { view } = await showTool('get_dashboard', { slug: 'sales' });
       await waitForText(view, '#status', 'Preview of the published page');
@@ -333,6 +430,62 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
       // Every report the CSP sent during this whole test is this one.
       expect(harness.reports).to.have.length(1);
       expect(harness.reports[0]).to.include('blocked.png');
+    });
+  });
+
+  describe('the page and image resources with the page\'s query string (decision 0283)', () => {
+    const read = async (bearer: string, uri: string) => (await request({
+      url: `http://127.0.0.1:${port}/mcp`,
+      host: `localhost:${port}`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } },
+    })).json();
+    const statOf = (html: string) => /class="stat-value"[^>]*>([^<]*)</.exec(html)?.[1];
+
+    before(async () => {
+      const published = await rpc('tools/call', { name: 'publish_dashboard', arguments: { path: 'tally', spec: COUNTS_SPEC } });
+      expect(published.result.isError, JSON.stringify(published.result.content)).to.equal(undefined);
+      await rpc('tools/call', { name: 'publish_dashboard', arguments: { path: 'hidden-tally-notes', body: '<p>x</p>', visibility: 'private' } });
+    });
+
+    it('draws the page for the values in the URI, as the host draws its URL, with the host\'s notices', async () => {
+      const plain = (await read(token, 'service://vera/tally')).result.contents[0];
+      expect(plain.text).to.contain('<form class="params"');
+      const uri = 'service://vera/tally?vis=private&min_len=12';
+      const chosen = (await read(token, uri)).result.contents[0];
+      expect(chosen).to.include({ uri, mimeType: 'text/html' });
+      // Private dashboards with slugs of 12 or more characters, counted on `self`: at least the one published above.
+      expect(Number(statOf(chosen.text))).to.be.at.least(1);
+      expect(statOf(chosen.text)).to.not.equal(statOf(plain.text));
+      const refused = (await read(token, 'service://vera/tally?vis=secret')).result.contents[0].text;
+      expect(refused).to.contain('<p class="notice" role="status">Visibility: &quot;secret&quot; is not one of the options; showing the default</p>');
+      expect(statOf(refused)).to.equal(statOf(plain.text));
+      // A body page takes no values: its bytes, whatever the query.
+      expect((await read(token, 'service://vera/hidden-tally-notes?vis=private')).result.contents[0].text).to.equal('<p>x</p>');
+    });
+
+    it('draws the image for the same values, in either theme', async () => {
+      const blob = async (uri: string) => (await read(token, uri)).result.contents[0].blob as string;
+      const plain = await blob('service://vera/_image/tally.png');
+      const chosen = await blob('service://vera/_image/tally.png?vis=private&min_len=12');
+      expect(chosen).to.not.equal(plain);
+      const dark = pngStats(Buffer.from(await blob('service://vera/_image/tally.png?vis=private&min_len=12&theme=dark'), 'base64'));
+      expect(dark.mean).to.be.lessThan(pngStats(Buffer.from(chosen, 'base64')).mean);
+    });
+
+    it('answers another user -32002, and refuses a query the host would not read with -32602', async () => {
+      const wren = await server.app.container.get(AdminAccounts).addUser({ handle: 'wren', email: 'wren@example.com' });
+      const wrenToken = (await mintAccessToken(server.app.container, { userId: wren.id })).access_token;
+      for (const uri of ['service://vera/tally?vis=private', 'service://vera/_image/tally.png?vis=private']) {
+        expect((await read(wrenToken, uri)).error, uri).to.deep.equal({ code: -32002, message: `Resource not found: ${uri}`, data: { uri } });
+      }
+      const malformed = [
+        'service://vera/tally?', 'service://vera/tally?vis=<b>', 'service://vera/tally?vis=a b', 'service://vera/tally?vis="x"',
+        'service://vera/tally/x?vis=a', 'service://vera/_image/tally.png?theme=dark&theme=light', 'service://vera/_image/tally.png?vis=a&theme=sepia',
+        `service://vera/tally?vis=${'a'.repeat(5000)}`,
+      ];
+      for (const uri of malformed) expect((await read(token, uri)).error?.code, uri).to.equal(-32602);
     });
   });
 

@@ -200,6 +200,24 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
     expect(page).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;').and.not.contain('<script>').and.not.contain('<img src=x');
   });
 
+  it('sets the time zone with set_timezone: the table\'s instants move to it, and a bad zone is refused by operation', async () => {
+    const events = [{ at: '2026-03-01T12:00:00Z', what: 'launch' }];
+    await call(ada, 'publish_dashboard', { path: 'zoned', spec: { title: 'Zoned', data: { events }, panels: [{ id: 'log', type: 'table', query: 'events' }] } });
+    const pageOf = async () => jsonOf(await call(ada, 'get_dashboard', { slug: 'zoned', include_body: true })).body.content as string;
+    expect(await pageOf()).to.contain('at <span class="zone">(UTC)</span>');
+    const before = await versionOf('zoned');
+    expect(await refused(ada, 'publish_dashboard', { path: 'zoned', patch: [{ op: 'set_title', title: 'x' }, { op: 'set_timezone', timezone: 'Europe/Nowhere' }] }))
+      .to.equal('patch[1].timezone must be an IANA time zone such as "UTC" or "Europe/Paris" (got "Europe/Nowhere")');
+    expect(await versionOf('zoned')).to.equal(before);
+
+    await call(ada, 'publish_dashboard', { path: 'zoned', patch: [{ op: 'set_timezone', timezone: 'Asia/Tokyo' }] });
+    expect(await versionOf('zoned')).to.not.equal(before);
+    const tokyo = await pageOf();
+    expect(tokyo).to.contain('at <span class="zone">(Asia/Tokyo)</span>').and.contain('2026-03-01 21:00');
+    await call(ada, 'publish_dashboard', { path: 'zoned', patch: [{ op: 'set_timezone', timezone: null }] });
+    expect(await pageOf()).to.contain('at <span class="zone">(UTC)</span>').and.contain('2026-03-01 12:00');
+  });
+
   it('keeps the publish metadata semantics: given fields change, omitted ones stay', async () => {
     await call(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'set_description', description: 'Now described' }], tags: ['kept'], name: 'Big one' });
     await call(ada, 'publish_dashboard', { path: 'big', patch: [{ op: 'set_description', description: null }] });

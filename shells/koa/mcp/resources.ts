@@ -12,11 +12,16 @@ export interface ResourceEntry {
 
 export type ResourceContents = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
 
-/** A parsed `<scheme>://{handle}/{slug}`; `handle` is a user handle or a workspace slug (both are subdomains). */
+/**
+ * A parsed `<scheme>://{handle}/{slug}[?query]`; `handle` is a user handle or a workspace slug (both are
+ * subdomains). `query` is the raw query string without `?` (empty when none): parameter values, read as the
+ * dashboard's page reads its URL's (decision 0283).
+ */
 export interface ResourceRef {
   uri: string;
   handle: string;
   slug: string;
+  query: string;
 }
 
 /**
@@ -33,7 +38,7 @@ export interface ResourceSource {
   image(principal: Principal, ref: ImageResourceRef): Promise<ResourceContents>;
 }
 
-/** A parsed `<scheme>://{handle}/_image/{slug}.png`, optionally `?theme=light|dark`. */
+/** A parsed `<scheme>://{handle}/_image/{slug}.png`, optionally `?theme=light|dark` and parameter values. */
 export interface ImageResourceRef extends ResourceRef {
   theme: 'light' | 'dark';
 }
@@ -60,32 +65,46 @@ export function resourceTemplates(serviceName: string) {
 
 const NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 /** `/_image/` can name no slug (slugs have no underscore), as on the dashboards host. */
-const IMAGE_PATH = /^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\/_image\/([a-z0-9-]{1,64})\.png(?:\?theme=(light|dark))?$/;
+const IMAGE_PATH = /^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\/_image\/([a-z0-9-]{1,64})\.png$/;
+/** A query string as URLSearchParams or encodeURIComponent writes one: anything else is not a value's text. */
+const QUERY = /^[A-Za-z0-9!'()*._~%+&=-]{1,4096}$/;
+
+/** The URI's part before `?` and its query (null when the query is not one the host would read). */
+function splitQuery(rest: string): { path: string; query: string | null } {
+  const at = rest.indexOf('?');
+  if (at < 0) return { path: rest, query: '' };
+  const query = rest.slice(at + 1);
+  return { path: rest.slice(0, at), query: QUERY.test(query) ? query : null };
+}
 
 /**
- * `<scheme>://{handle}/_image/{slug}.png[?theme=dark]`, the dashboard's image as its host serves it at
- * `/_image/<slug>.png` (the in-chat view reads it through the host bridge, decision 0232), or null for any
- * other URI, which `parseResourceUri` then judges.
+ * `<scheme>://{handle}/_image/{slug}.png[?theme=dark&…]`, the dashboard's image as its host serves it at
+ * `/_image/<slug>.png` (the in-chat view reads it through the host bridge, decisions 0232 and 0283), or null
+ * for any other URI, which `parseResourceUri` then judges.
  */
 export function parseImageResourceUri(serviceName: string, uri: unknown): ImageResourceRef | null {
   const prefix = `${serviceName}://`;
   if (typeof uri !== 'string' || !uri.startsWith(prefix)) return null;
-  const match = IMAGE_PATH.exec(uri.slice(prefix.length));
-  if (!match || match[1]!.length > 64) return null;
-  return { uri, handle: match[1]!, slug: match[2]!, theme: match[3] === 'dark' ? 'dark' : 'light' };
+  const { path, query } = splitQuery(uri.slice(prefix.length));
+  const match = IMAGE_PATH.exec(path);
+  if (!match || match[1]!.length > 64 || query === null) return null;
+  const themes = new URLSearchParams(query).getAll('theme');
+  if (themes.length > 1 || (themes.length === 1 && themes[0] !== 'light' && themes[0] !== 'dark')) return null;
+  return { uri, handle: match[1]!, slug: match[2]!, query, theme: themes[0] === 'dark' ? 'dark' : 'light' };
 }
 const SLUG = /^[a-z0-9-]{1,64}$/;
 
-/** Parses `<scheme>://{handle}/{slug}` by hand: URL parsers lowercase and normalise what must be refused. */
+/** Parses `<scheme>://{handle}/{slug}[?query]` by hand: URL parsers lowercase and normalise what must be refused. */
 export function parseResourceUri(serviceName: string, uri: unknown): ResourceRef {
   const expected = resourceUriTemplate(serviceName);
   if (typeof uri !== 'string' || uri === '') throw invalidParams(`Invalid params: "uri" must be a resource URI like ${expected}`);
   const prefix = `${serviceName}://`;
   const refuse = () => invalidParams(`Invalid resource URI "${uri}": expected ${expected}`, { uri });
   if (!uri.startsWith(prefix)) throw refuse();
-  const segments = uri.slice(prefix.length).split('/');
-  if (segments.length !== 2) throw refuse();
+  const { path, query } = splitQuery(uri.slice(prefix.length));
+  const segments = path.split('/');
+  if (segments.length !== 2 || query === null) throw refuse();
   const [handle, slug] = segments as [string, string];
   if (!NAME.test(handle) || handle.length > 64 || !SLUG.test(slug)) throw refuse();
-  return { uri, handle, slug };
+  return { uri, handle, slug, query };
 }

@@ -20,7 +20,7 @@ const PATCH =
   'applied as one unit, validated like a full spec, and published as a new version. add_panel {panel, after? or before?: panel id}, ' +
   'replace_panel {id, panel}, remove_panel {id}, move_panel {id, after or before}, set_query {id, sql}, remove_query {id}, ' +
   'set_data {id, rows (null removes)}, set_title {title}, set_description {description}, set_param {param}, remove_param {id}, ' +
-  'set_alert {alert}, remove_alert {id}. To change a large dashboard, read get_dashboard with summary: true, then send only the ' +
+  'set_alert {alert}, remove_alert {id}, set_timezone {timezone: an IANA zone such as "Europe/Paris"; null goes back to UTC}. To change a large dashboard, read get_dashboard with summary: true, then send only the ' +
   'changes here. With dry_run the answer carries the resulting spec\'s summary and nothing is written.';
 /** Each operation's shape, for clients that write from the schema; the domain checks it and words the refusals. */
 const PATCH_ITEMS = {
@@ -37,6 +37,7 @@ const PATCH_ITEMS = {
     description: { type: ['string', 'null'] },
     param: { type: 'object' },
     alert: { type: 'object' },
+    timezone: { type: ['string', 'null'] },
   },
   required: ['op'],
 };

@@ -26,12 +26,12 @@ export function dashboardResourceSource(container: Container, serviceName: strin
       };
     },
     async read(principal, ref) {
-      const { body, contentType } = await resources.read(principal, ref.handle, ref.slug);
+      const { body, contentType } = await resources.read(principal, ref.handle, ref.slug, ref.query);
       const mimeType = contentType.split(';')[0].trim() || DEFAULT_RESOURCE_MIME_TYPE;
       return body.encoding === 'utf8' ? { uri: ref.uri, mimeType, text: body.content } : { uri: ref.uri, mimeType, blob: body.content };
     },
     async image(principal, ref) {
-      const drawn = await resources.image(principal, ref.handle, ref.slug, { theme: ref.theme });
+      const drawn = await resources.image(principal, ref.handle, ref.slug, { theme: ref.theme, query: ref.query });
       if (drawn.kind !== 'image') throw new Error('an image asked without an ETag answered not_modified');
       return { uri: ref.uri, mimeType: 'image/png', blob: drawn.body.toString('base64') };
     },

@@ -8,5 +8,8 @@ function compiled(name: string): string {
   return text;
 }
 
-/** The view's inline script: the preview's sanitiser (the global DASHPUB_SANITISER), then the view that uses it. */
-export const VIEW_SCRIPT = `${compiled('preview-sanitiser')}\n${compiled('dashboard-view')}`;
+/**
+ * The view's inline script: the preview's sanitiser (the global DASHPUB_SANITISER) and the parameter controls
+ * (DASHPUB_PARAMS), then the view that uses them.
+ */
+export const VIEW_SCRIPT = `${compiled('preview-sanitiser')}\n${compiled('param-controls')}\n${compiled('dashboard-view')}`;

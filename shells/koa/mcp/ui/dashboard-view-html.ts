@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../../../domain/html.js';
+import { SPEC_PAGE_OPENING } from '../../../../domain/page-theme.js';
 import type { Settings } from '../../../../application/ports/settings.js';
 import { VIEW_SCRIPT } from './browser-scripts.js';
 
@@ -34,6 +35,15 @@ padding:8px 14px;min-height:40px;cursor:pointer}
 :root[data-theme="dark"] button{color:#0b1020}
 button:focus-visible{outline:2px solid var(--ink);outline-offset:2px}
 button[disabled]{opacity:.5;cursor:default}
+.params{margin-top:12px;padding:10px 12px;border:1px solid var(--line);border-radius:var(--radius);background:var(--bg2);
+display:flex;flex-wrap:wrap;align-items:flex-end;gap:10px 12px}
+.params-fields{display:contents}
+.param{display:flex;flex-direction:column;gap:4px;min-width:0;max-width:100%;font-size:12px;font-weight:600;color:var(--ink2)}
+.param-name{overflow-wrap:anywhere}
+.range{display:flex;flex-wrap:wrap;gap:6px}
+.params input,.params select{font:14px/1.3 var(--font);color:var(--ink);background:var(--bg);border:1px solid var(--line);
+border-radius:6px;padding:6px 8px;min-height:36px;max-width:100%}
+.params input:focus-visible,.params select:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
 .status{margin:10px 0 0;color:var(--ink2);font-size:12px}
 .refusal{margin:12px 0 0;padding:10px 12px;border-radius:var(--radius);background:var(--danger-bg);color:var(--danger-ink);
 white-space:pre-wrap;overflow-wrap:anywhere}
@@ -45,7 +55,8 @@ max-height:720px;overflow:auto;-webkit-overflow-scrolling:touch}
 .shot img{display:block;width:100%;height:auto}
 .page-box{display:block;position:relative;contain:strict;overflow:auto;width:100%}
 [hidden]{display:none!important}
-@media (max-width:420px){#app{padding:12px}.head button{width:100%}}
+@media (max-width:420px){#app{padding:12px}.head button,.params button{width:100%}.param{flex:1 1 100%}
+.params input,.params select{width:100%}.range input{flex:1 1 120px;width:auto}}
 `;
 
 /** JSON for an inline script: `<` escaped so no string in it can close the script element. */
@@ -59,6 +70,8 @@ export function dashboardViewHtml(settings: ViewSettings): string {
   const config = {
     serviceName: settings.serviceName,
     dashboardDomain: settings.dashboardDomain,
+    // How a spec page begins: only such a page's parameter form becomes the view's controls.
+    specPageOpening: SPEC_PAGE_OPENING,
   };
   return [
     '<!doctype html>',
@@ -79,6 +92,10 @@ export function dashboardViewHtml(settings: ViewSettings): string {
     '</div>',
     '<button type="button" id="open">Open dashboard</button>',
     '</header>',
+    '<section class="params" id="params" aria-label="Parameters" hidden>',
+    '<div class="params-fields" id="params-fields"></div>',
+    '<button type="button" id="apply">Apply</button>',
+    '</section>',
     '<p class="status" id="status" role="status">Waiting for the dashboard…</p>',
     '<div class="refusal" id="refusal" role="alert" hidden></div>',
     '<figure class="shot" id="shot" hidden></figure>',

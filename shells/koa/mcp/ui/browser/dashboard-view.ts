@@ -7,6 +7,8 @@
  * view's HTML as text (browser-scripts.ts). test/e2e/mcp-app-view.test.ts drives it in Chromium
  * through the extension's own host bridge. It reads the tool answers (`structuredContent` or the JSON copy)
  * as shells/presenters/dashboards/dashboard-presenters.ts shapes them: `dashboard`, `version`, `url`, `version_id`.
+ * A spec page's parameter form becomes the view's own controls (param-controls.ts, decision 0283): chosen values
+ * read the page again with the query string the dashboard's URL takes.
  */
 namespace DashpubView {
   /** JSON as the host and the tools send it: read defensively, field by field. */
@@ -17,9 +19,11 @@ namespace DashpubView {
   var XLINK = 'http://www.w3.org/1999/xlink';
   var el = function (id: string): HTMLElement { return document.getElementById(id)!; };
   var host: { capabilities: Json; context: Json } = { capabilities: {}, context: {} };
-  var state: { args: Json; url: string | null; seq: number; shown: boolean; image: { owner: string; slug: string; name: string; theme: string } | null } = {
-    args: null, url: null, seq: 0, shown: false, image: null,
-  };
+  /** `query`: the parameter values chosen in the view, as the page's URL takes them ('' for the defaults). */
+  var state: {
+    args: Json; url: string | null; seq: number; shown: boolean; image: { owner: string; slug: string; name: string; theme: string } | null;
+    query: string; page: { owner: string; slug: string } | null;
+  } = { args: null, url: null, seq: 0, shown: false, image: null, query: '', page: null };
   var pending = new Map<number, { resolve: (result: Json) => void; reject: (error: Error) => void }>();
   var nextId = 1;
 
@@ -91,8 +95,13 @@ namespace DashpubView {
     el('preview').textContent = '';
     el('shot').hidden = true;
     el('shot').textContent = '';
+    el('params').hidden = true;
+    el('params-fields').textContent = '';
+    applying(false);
     state.shown = false;
     state.image = null;
+    state.query = '';
+    state.page = null;
   }
   function theme(): string { return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light'; }
 
@@ -129,9 +138,13 @@ namespace DashpubView {
     el('head').hidden = false;
     el('name').textContent = name;
     el('meta').textContent = [owner ? 'by ' + owner : null, version, visibility].filter(Boolean).join(' \u00b7 ');
-    el('url').textContent = url || '';
-    (el('open') as HTMLButtonElement).disabled = !url;
     state.url = url;
+    el('url').textContent = shownUrl() || '';
+    (el('open') as HTMLButtonElement).disabled = !url;
+  }
+  /** The dashboard's URL with the chosen values: the address that opens what the view shows. */
+  function shownUrl(): string | null {
+    return state.url && state.query ? state.url + '?' + state.query : state.url;
   }
 
   function showInput(args: Json) {
@@ -164,6 +177,7 @@ namespace DashpubView {
       return showStatus('Preview of version #' + v.seq + ' (not the current one); its scripts do not run here.');
     }
     if (!owner || !slug) return showStatus('No preview: the answer does not say whose dashboard this is.');
+    state.page = { owner: owner, slug: slug };
     readImage(owner, slug, d ? d.name : slug, seq);
     readPage(owner, slug, seq);
   }
@@ -189,7 +203,9 @@ namespace DashpubView {
     if (!host.capabilities.serverResources) return;
     var asked = theme();
     state.image = { owner: owner, slug: slug, name: name, theme: asked };
-    var uri = CONFIG.serviceName + '://' + owner + '/_image/' + slug + '.png' + (asked === 'dark' ? '?theme=dark' : '');
+    var query = new URLSearchParams(state.query);
+    if (asked === 'dark') query.set('theme', 'dark');
+    var uri = CONFIG.serviceName + '://' + owner + '/_image/' + slug + '.png' + (query.toString() ? '?' + query.toString() : '');
     request('resources/read', { uri: uri }).then(function (r) {
       var c = r.contents && r.contents[0];
       if (seq !== state.seq || state.shown || !state.image || state.image.theme !== asked) return;
@@ -203,22 +219,56 @@ namespace DashpubView {
     }, function () { /* the image only stands in: the preview, or its refusal, says the rest */ });
   }
 
+  /** The current page through the host, for the chosen values when there are some (the page's query string). */
   function readPage(owner: string, slug: string, seq: number) {
     if (!host.capabilities.serverResources) return showStatus('This host cannot read the page for a preview; open the dashboard instead.');
-    showStatus('Loading the preview\u2026');
-    request('resources/read', { uri: CONFIG.serviceName + '://' + owner + '/' + slug }).then(function (r) {
+    var query = state.query;
+    showStatus(query ? 'Drawing the dashboard for these values\u2026' : 'Loading the preview\u2026');
+    request('resources/read', { uri: CONFIG.serviceName + '://' + owner + '/' + slug + (query ? '?' + query : '') }).then(function (r) {
       if (seq !== state.seq) return;
+      applying(false);
       var c = r.contents && r.contents[0];
       if (!c) return showStatus('The page is empty.');
-      renderPreview(c.mimeType || 'text/html', c.text, c.blob);
+      el('refusal').hidden = true;
+      renderPreview(c.mimeType || 'text/html', c.text, c.blob, true);
       state.shown = true;
       el('shot').hidden = true;
       el('shot').textContent = '';
-      showStatus('Preview of the published page; its scripts do not run here.');
+      showStatus(query ? 'Preview of the published page for the chosen values; its scripts do not run here.' : 'Preview of the published page; its scripts do not run here.');
     }, function (e) {
-      if (seq === state.seq) showRefusal('No preview: ' + e.message);
+      if (seq !== state.seq) return;
+      applying(false);
+      // A preview of other values must not stand beside a refusal for these.
+      if (query) el('preview').hidden = true;
+      showRefusal('No preview: ' + e.message);
     });
   }
+
+  // ---- the parameter controls: built once per dashboard shown, from the page's own form ----
+  function showParams(groups: DASHPUB_PARAMS.Group[]) {
+    el('params-fields').replaceChildren(...DASHPUB_PARAMS.build(groups));
+    el('params').hidden = false;
+  }
+
+  /** While values are being drawn, Apply waits: each new choice may spend one of the dashboard's draws. */
+  function applying(busy: boolean) {
+    (el('apply') as HTMLButtonElement).disabled = busy;
+    el('preview').setAttribute('aria-busy', String(busy));
+  }
+
+  /** Reads the page again for the chosen values; the preview shown stays until the new one replaces it. */
+  function applyValues() {
+    var page = state.page;
+    if (!page || (el('apply') as HTMLButtonElement).disabled) return;
+    applying(true);
+    state.query = DASHPUB_PARAMS.queryOf(DASHPUB_PARAMS.pairsOf(el('params-fields')));
+    el('url').textContent = shownUrl() || '';
+    readPage(page.owner, page.slug, ++state.seq);
+  }
+  el('apply').addEventListener('click', applyValues);
+  el('params-fields').addEventListener('keydown', function (event) {
+    if ((event as KeyboardEvent).key === 'Enter' && (event.target as Element).localName === 'input') applyValues();
+  });
 
   // ---- the preview: the page's markup parsed inertly, cleaned by allowlist, shown in a shadow root ----
   // The holder has contain: strict (view CSS), so nothing in the page paints outside its box or over the controls.
@@ -229,11 +279,12 @@ namespace DashpubView {
   var MAX_PREVIEW_HEIGHT = 700;
   var baseSheet: CSSStyleSheet | null = null;
 
-  function renderPreview(mimeType: string, text: unknown, blob?: unknown) {
+  /** `current`: the dashboard's current page, whose parameter form (if any) becomes the view's controls. */
+  function renderPreview(mimeType: string, text: unknown, blob?: unknown, current?: boolean) {
     var preview = el('preview');
     preview.textContent = '';
     var type = String(mimeType).split(';')[0].trim().toLowerCase();
-    if (typeof text === 'string' && (type === 'text/html' || type === 'application/xhtml+xml')) renderHtml(preview, text);
+    if (typeof text === 'string' && (type === 'text/html' || type === 'application/xhtml+xml')) renderHtml(preview, text, current === true);
     else if (typeof blob === 'string' && /^image\/(png|jpeg|gif|webp|avif)$/.test(type)) {
       var img = document.createElement('img');
       img.alt = 'The dashboard file';
@@ -249,8 +300,11 @@ namespace DashpubView {
     preview.hidden = false;
   }
 
-  function renderHtml(preview: HTMLElement, html: string) {
+  function renderHtml(preview: HTMLElement, html: string, current: boolean) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
+    // A spec page's form cannot submit from here: the view's own controls stand in for it.
+    var groups = html.indexOf(CONFIG.specPageOpening) === 0 ? DASHPUB_PARAMS.takeForm(doc) : null;
+    if (current && groups && el('params').hidden) showParams(groups);
     var pageSheet = DASHPUB_SANITISER.cleanPage(doc);
     if (!baseSheet) { baseSheet = new CSSStyleSheet(); baseSheet.replaceSync(PAGE_BASE_CSS); }
     var holder = document.createElement('div');
@@ -315,7 +369,7 @@ namespace DashpubView {
       if (r && r.isError) showStatus('The host did not open ' + url + '.');
     }, function (e) { showStatus('The host did not open ' + url + ': ' + e.message); });
   }
-  el('open').addEventListener('click', function () { openLink(state.url); });
+  el('open').addEventListener('click', function () { openLink(shownUrl()); });
 
   // ---- size reports and the handshake ----
   var lastHeight = 0;
