@@ -5,6 +5,7 @@ import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
 import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
 import { formatTimestamp, wantsSeparators } from './format.js';
+import { statDelta } from './stat-tile.js';
 import { shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
@@ -192,16 +193,29 @@ function panelBody(panel: Panel, data: Dataset | undefined, width: number, colou
   if (panel.type === 'text') return textBody(panel.text ?? '', width, colours);
   const problem = dataProblem(panel, data);
   if (problem) return emptyBody(problem, width, colours, panel.type === 'stat');
-  if (panel.type === 'stat') {
-    const { text: value, full } = statValue(panel, data!);
-    // The same hover title as the page's tile, for the SVG read on its own.
-    const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}`)}</title>`;
-    return { height: 44, draw: (x, y) => `<g>${title}${text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"')}</g>` };
-  }
+  if (panel.type === 'stat') return statBody(panel, data!, width, colours);
   if (panel.type === 'table') return tableBody(panel, data!, width, colours);
   if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);
   const drawn = drawChart(panel, data!.rows, width, chartHeight);
   return chartBody(drawn, width, drawn.height, colours);
+}
+
+function statBody(panel: Panel, data: Dataset, width: number, colours: Colours): Drawn {
+  const { text: value, full } = statValue(panel, data);
+  const delta = statDelta(panel, data.rows[0]);
+  // The same hover title as the page's tile, for the SVG read on its own; the delta's words as the page's screen readers hear them.
+  const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}${delta ? `, ${delta.text} ${delta.spoken}` : ''}`)}</title>`;
+  const big = (x: number, y: number) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"');
+  if (delta === null) return { height: 44, draw: (x, y) => `<g>${title}${big(x, y)}</g>` };
+  const fill = delta.tone === 'flat' ? colours.meta! : colours[delta.tone]!;
+  // The arrow is a drawn triangle: the image font need not have the page's ▲ and ▼.
+  const arrow = (x: number, y: number) =>
+    delta.direction === 'up' ? `<path d="M${x} ${y}h10l-5 -9z" fill="${fill}"/>` : delta.direction === 'down' ? `<path d="M${x} ${y - 9}h10l-5 9z" fill="${fill}"/>` : '';
+  const indent = delta.direction === 'none' ? 0 : 15;
+  return {
+    height: 66,
+    draw: (x, y) => `<g>${title}${big(x, y)}${arrow(x, y + 60)}${text(x + indent, y + 60, fit(delta.text, width - indent, 13), 13, fill, ' font-weight="600"')}</g>`,
+  };
 }
 
 function drawChart(panel: Panel, rows: Row[], width: number, height: number): PageDrawing {

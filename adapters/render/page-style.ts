@@ -12,11 +12,13 @@ export const THEME_COLOURS: Readonly<Record<ImageTheme, Readonly<Record<string, 
     bg: '#f5f7fb', text: '#1e293b', heading: '#0f172a', muted: '#475569', meta: '#5b6a80', panel: '#ffffff',
     border: '#e2e8f0', dashed: '#cbd5e1', 'table-border': '#eef2f7', 'th-bg': '#f8fafc', th: '#334155', stripe: '#fbfcfe',
     null: '#5b6a80', prose: '#334155', link: '#3451d1', 'code-bg': '#f1f5f9', footer: '#5b6a80', 'chart-ink': '#475569', 'chart-rule': '#e2e8f0',
+    good: '#15803d', bad: '#b91c1c',
   },
   dark: {
     bg: '#0b1120', text: '#e2e8f0', heading: '#f8fafc', muted: '#cbd5e1', meta: '#a3b1c6', panel: '#161e2e',
     border: '#2a3548', dashed: '#475569', 'table-border': '#243044', 'th-bg': '#1c263a', th: '#cbd5e1', stripe: '#1a2334',
     null: '#a3b1c6', prose: '#cbd5e1', link: '#a5b8ff', 'code-bg': '#0f172a', footer: '#a3b1c6', 'chart-ink': '#cbd5e1', 'chart-rule': '#2a3548',
+    good: '#4ade80', bad: '#fca5a5',
   },
 };
 
@@ -91,6 +93,9 @@ ${spans}
 .grid>.stat{align-self:start}
 .stat .panel-title{font-size:13px;font-weight:500;color:var(--meta);margin-bottom:4px}
 .stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:var(--heading);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.stat-delta{margin:4px 0 0;font-size:13px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.stat-delta.good{color:var(--good)}.stat-delta.bad{color:var(--bad)}.stat-delta.flat{color:var(--meta)}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:13px}

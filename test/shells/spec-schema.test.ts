@@ -26,7 +26,7 @@ const everyPanel = () => ({
     { id: 'pie', type: 'pie', query: 'sales', x: 'region', y: 'total' },
     { id: 'scatter', type: 'scatter', query: 'sales', x: 'share', y: 'total' },
     { id: 'table', type: 'table', query: 'live', columns: [{ id: 'region', label: 'Region' }] },
-    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3, format: { type: 'currency', currency: 'EUR', decimals: 0, suffix: ' net' } },
+    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3, format: { type: 'currency', currency: 'EUR', decimals: 0, suffix: ' net' }, compare: { column: 'share', good: 'down' } },
     { id: 'text', type: 'text', text: '**Note**' },
   ],
   alerts: [
@@ -70,6 +70,8 @@ describe('publish_dashboard spec schema', () => {
     ['a table column with an unknown key', (s) => Object.assign(s.panels[5]!, { columns: [{ id: 'n', width: 3 }] })],
     ['no panels', (s) => (s.panels.length = 0)],
     ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
+    ['a compare with an unknown direction', (s) => Object.assign(s.panels[6]!, { compare: { column: 'share', good: 'sideways' } })],
+    ['a compare on a bar panel', (s) => Object.assign(s.panels[1]!, { compare: 'total' })],
     ['a format of an unknown type', (s) => Object.assign(s.panels[1]!, { format: 'money' })],
     ['a number parameter with options', (s) => Object.assign(s.params[2]!, { options: ['1'] })],
     ['a select parameter without options', (s) => delete (s.params[0] as { options?: unknown }).options],

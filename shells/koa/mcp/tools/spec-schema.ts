@@ -4,6 +4,7 @@ import { MAX_LABEL_CHARS, MAX_LISTED_COLUMNS } from '../../../../domain/spec-dis
 import { ALERT_OPERATORS, ALERT_ROWS, MAX_ALERT_MESSAGE_CHARS, MAX_ALERTS } from '../../../../domain/spec-alerts.js';
 import { MAX_OPTIONS, MAX_PARAMS, MAX_PATTERN, ONLY, PARAM_ID, PARAM_TYPES, type ParamType } from '../../../../domain/spec-params.js';
 import { FORMAT_TYPES } from '../../../../domain/number-format.js';
+import { GOOD_DIRECTIONS } from '../../../../domain/spec-stat.js';
 import type { JsonSchema } from './arguments.js';
 
 /**
@@ -45,6 +46,13 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
       },
     ],
     description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
+  },
+  compare: {
+    anyOf: [
+      COLUMN,
+      { type: 'object', properties: { column: COLUMN, good: { enum: [...GOOD_DIRECTIONS], description: 'Which way is an improvement (default up).' } }, required: ['column'], additionalProperties: false },
+    ],
+    description: 'Column of the same first row holding the previous value: the tile shows the change with an arrow, coloured by whether it moved the good way.',
   },
   x_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title under the x axis.' },
   y_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title beside the y axis.' },
