@@ -47,6 +47,8 @@ export interface Panel {
   columns?: TableColumn[];
   /** A stat's previous value, shown as a delta. */
   compare?: StatCompare;
+  /** A stat's column drawn as a small trend line over all rows. */
+  sparkline?: string;
 }
 
 export interface DashboardSpec {
@@ -65,7 +67,7 @@ export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
 const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts', 'timezone'];
-const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'x_title', 'y_title', 'y2', 'columns', 'format', 'compare'];
+const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'x_title', 'y_title', 'y2', 'columns', 'format', 'compare', 'sparkline'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
 const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
@@ -75,7 +77,7 @@ const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
   scatter: { required: ['query', 'x', 'y'], optional: ['series', 'x_title', 'y_title', 'format'] },
   pie: { required: ['query', 'x', 'y'], optional: ['format'] },
   table: { required: ['query'], optional: ['columns', 'format'] },
-  stat: { required: ['query', 'value'], optional: ['format', 'compare'] },
+  stat: { required: ['query', 'value'], optional: ['format', 'compare', 'sparkline'] },
   text: { required: ['text'], optional: [] },
 };
 const ALWAYS = ['id', 'type', 'title', 'width'];
@@ -91,6 +93,7 @@ function instead(type: PanelType, key: string): string {
   if (type === 'text') return 'a text panel takes only `text` (markdown)';
   if (key === 'text') return `prose goes in a panel of type text`;
   if (key === 'compare') return 'only a stat panel compares its value with a previous one';
+  if (key === 'sparkline') return 'only a stat panel draws a sparkline under its value';
   if (type === 'table') return `a table panel takes \`query\` and optionally \`columns\` ([{ id, label }])`;
   if (type === 'stat') return key === 'series' ? 'a stat panel shows one value, from the first row' : `a stat panel takes \`value\`, not \`${key}\``;
   if (key === 'value') return `a ${type} panel takes \`y\`, not \`value\``;
@@ -279,6 +282,7 @@ function readDisplayFields(value: Record<string, unknown>, where: string, panel:
   if (given(value.y2)) panel.y2 = parseY2(value.y2, `${where}.y2`, yColumns(panel), panel.series);
   if (given(value.columns)) panel.columns = parseTableColumns(value.columns, `${where}.columns`);
   if (given(value.compare)) panel.compare = parseCompare(value.compare, `${where}.compare`, panel.value);
+  if (given(value.sparkline)) panel.sparkline = column(value.sparkline, `${where}.sparkline`);
 }
 
 function parseWidth(value: unknown, where: string): number {
@@ -336,6 +340,7 @@ export function panelColumnRefs(panel: Panel): Array<[string, string]> {
   if (panel.series !== undefined) refs.push(['series', panel.series]);
   if (panel.value !== undefined) refs.push(['value', panel.value]);
   if (panel.compare !== undefined) refs.push(['compare', panel.compare.column]);
+  if (panel.sparkline !== undefined) refs.push(['sparkline', panel.sparkline]);
   panel.columns?.forEach(({ id }, i) => refs.push([`columns[${i}].id`, id]));
   return refs;
 }

@@ -5,7 +5,7 @@ import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
 import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
 import { formatTimestamp, wantsSeparators } from './format.js';
-import { statDelta } from './stat-tile.js';
+import { SPARK_HEIGHT, sparkPoints, sparkTitle, sparkValues, statDelta, type StatDelta } from './stat-tile.js';
 import { shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
@@ -206,16 +206,28 @@ function statBody(panel: Panel, data: Dataset, width: number, colours: Colours):
   // The same hover title as the page's tile, for the SVG read on its own; the delta's words as the page's screen readers hear them.
   const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}${delta ? `, ${delta.text} ${delta.spoken}` : ''}`)}</title>`;
   const big = (x: number, y: number) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"');
-  if (delta === null) return { height: 44, draw: (x, y) => `<g>${title}${big(x, y)}</g>` };
-  const fill = delta.tone === 'flat' ? colours.meta! : colours[delta.tone]!;
-  // The arrow is a drawn triangle: the image font need not have the page's ▲ and ▼.
-  const arrow = (x: number, y: number) =>
-    delta.direction === 'up' ? `<path d="M${x} ${y}h10l-5 -9z" fill="${fill}"/>` : delta.direction === 'down' ? `<path d="M${x} ${y - 9}h10l-5 9z" fill="${fill}"/>` : '';
-  const indent = delta.direction === 'none' ? 0 : 15;
+  const deltaHeight = delta ? 22 : 0;
+  const spark = panel.sparkline === undefined ? [] : sparkValues(data.rows, panel.sparkline);
+  const sparkHeight = spark.length >= 2 ? SPARK_HEIGHT + 8 : 0;
   return {
-    height: 66,
-    draw: (x, y) => `<g>${title}${big(x, y)}${arrow(x, y + 60)}${text(x + indent, y + 60, fit(delta.text, width - indent, 13), 13, fill, ' font-weight="600"')}</g>`,
+    height: 44 + deltaHeight + sparkHeight,
+    draw: (x, y) => {
+      const line = delta ? deltaLine(delta, x, y + 60, width, colours) : '';
+      const trend = sparkHeight
+        ? `<g transform="translate(${x} ${y + 44 + deltaHeight + 8})"><title>${escapeHtml(sparkTitle(panel, spark))}</title>` +
+          `<polyline points="${sparkPoints(spark, width, SPARK_HEIGHT)}" fill="none" stroke="${colours.link}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/></g>`
+        : '';
+      return `<g>${title}${big(x, y)}${line}</g>${trend}`;
+    },
   };
+}
+
+/** A tile's delta in an image: the arrow is a drawn triangle, as the image font need not have the page's ▲ and ▼. */
+function deltaLine(delta: StatDelta, x: number, y: number, width: number, colours: Colours): string {
+  const fill = delta.tone === 'flat' ? colours.meta! : colours[delta.tone]!;
+  const arrow = delta.direction === 'up' ? `<path d="M${x} ${y}h10l-5 -9z" fill="${fill}"/>` : delta.direction === 'down' ? `<path d="M${x} ${y - 9}h10l-5 9z" fill="${fill}"/>` : '';
+  const indent = delta.direction === 'none' ? 0 : 15;
+  return arrow + text(x + indent, y, fit(delta.text, width - indent, 13), 13, fill, ' font-weight="600"');
 }
 
 function drawChart(panel: Panel, rows: Row[], width: number, height: number): PageDrawing {

@@ -20,7 +20,7 @@ import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
-import { deltaHtml, statDelta } from './stat-tile.js';
+import { deltaHtml, sparklineHtml, statDelta } from './stat-tile.js';
 
 export const MAX_TABLE_ROWS = 100;
 export { MAX_TABLE_COLUMNS };
@@ -221,7 +221,7 @@ function statBody(panel: Panel, data: Dataset | undefined): string {
   const { text, full } = statValue(panel, data!);
   // The tile's hover title names it and gives the value in full (1.2M shows 1,234,567).
   const value = `<p class="stat-value" title="${escapeHtml(`${panel.title || panel.value}: ${full}`)}">${escapeHtml(text)}</p>`;
-  return label + value + deltaHtml(statDelta(panel, data!.rows[0]));
+  return label + value + deltaHtml(statDelta(panel, data!.rows[0])) + sparklineHtml(panel, data!.rows);
 }
 
 /** A number column's cell: in the panel's format when it has one. */

@@ -95,6 +95,7 @@ ${spans}
 .stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:var(--heading);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .stat-delta{margin:4px 0 0;font-size:13px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .stat-delta.good{color:var(--good)}.stat-delta.bad{color:var(--bad)}.stat-delta.flat{color:var(--meta)}
+.sparkline{display:block;width:100%;height:36px;margin-top:8px;color:var(--link);overflow:visible}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}

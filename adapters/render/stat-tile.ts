@@ -64,3 +64,64 @@ export function deltaHtml(delta: StatDelta | null): string {
   const arrow = ARROWS[delta.direction] ? `<span class="arrow" aria-hidden="true">${ARROWS[delta.direction]}</span> ` : '';
   return `<p class="stat-delta ${delta.tone}">${arrow}${escapeHtml(delta.text)} <span class="sr-only">${escapeHtml(delta.spoken)}</span></p>`;
 }
+
+/** Most points a sparkline keeps: past this, each stretch of rows keeps its low and its high. */
+export const MAX_SPARK_POINTS = 240;
+
+/**
+ * A sparkline's numbers, oldest first. A tile shows the first row, so queries order the latest first and the
+ * line runs from the last row to the first, ending at the tile's value; cells that are not numbers are skipped.
+ */
+export function sparkValues(rows: readonly Row[], column: string): number[] {
+  const values: number[] = [];
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const value = numeric(rows[i]![column]);
+    if (value !== null) values.push(value);
+  }
+  return values;
+}
+
+/** At most MAX_SPARK_POINTS of `values` to draw, keeping every stretch's low and high so no spike is lost. */
+export function thinned(values: readonly number[]): readonly number[] {
+  if (values.length <= MAX_SPARK_POINTS) return values;
+  const buckets = MAX_SPARK_POINTS / 2;
+  const kept: number[] = [];
+  for (let b = 0; b < buckets; b++) {
+    const stretch = values.slice(Math.floor((b * values.length) / buckets), Math.floor(((b + 1) * values.length) / buckets));
+    const [low, high] = [stretch.indexOf(Math.min(...stretch)), stretch.indexOf(Math.max(...stretch))];
+    for (const i of low <= high ? [low, high] : [high, low]) kept.push(stretch[i]!);
+  }
+  return kept;
+}
+
+/** The line's points in a `width` × `height` box, a stroke's width inside its edges; a flat series runs through the middle. */
+export function sparkPoints(all: readonly number[], width: number, height: number): string {
+  const values = thinned(all);
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  const inset = 2;
+  const y = (v: number) => (high === low ? height / 2 : inset + ((high - v) / (high - low)) * (height - 2 * inset));
+  const x = (i: number) => (i / (values.length - 1)) * width;
+  return values.map((v, i) => `${+x(i).toFixed(1)},${+y(v).toFixed(1)}`).join(' ');
+}
+
+/** What the line shows, in words, for its `<title>`. */
+export function sparkTitle(panel: Panel, values: readonly number[]): string {
+  const say = (v: number) => amount(panel.format, v);
+  const [low, high] = values.reduce(([l, h], v) => [Math.min(l, v), Math.max(h, v)], [Infinity, -Infinity]);
+  return `${panel.title || panel.value} trend (${panel.sparkline}, ${values.length.toLocaleString('en-US')} values): from ${say(values[0]!)} to ${say(values.at(-1)!)}, low ${say(low)}, high ${say(high)}`;
+}
+
+export const SPARK_WIDTH = 200;
+export const SPARK_HEIGHT = 36;
+
+/** A page tile's sparkline: inline SVG with no script, stretched to the tile's width at a fixed height. */
+export function sparklineHtml(panel: Panel, rows: readonly Row[]): string {
+  if (panel.sparkline === undefined) return '';
+  const values = sparkValues(rows, panel.sparkline);
+  if (values.length < 2) return '';
+  return (
+    `<svg class="sparkline" viewBox="0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}" preserveAspectRatio="none" role="img" xmlns="http://www.w3.org/2000/svg">` +
+    `<title>${escapeHtml(sparkTitle(panel, values))}</title>` +
+    `<polyline points="${sparkPoints(values, SPARK_WIDTH, SPARK_HEIGHT)}" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" stroke-linecap="round" vector-effect="non-scaling-stroke"/></svg>`
+  );
+}

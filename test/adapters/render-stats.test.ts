@@ -55,3 +55,46 @@ describe('adapters: stat tiles compare with a previous value (issue 34)', () => 
     expect(plain).to.contain('<title>MRR: 900</title>').and.not.contain('<path');
   });
 });
+
+const spark = (html: string) => /<svg class="sparkline"[^>]*>.*?<\/svg>/.exec(html)?.[0];
+const points = (svg: string) => /points="([^"]*)"/.exec(svg)![1]!.split(' ').map((p) => p.split(',').map(Number) as [number, number]);
+
+describe('adapters: stat tiles draw a sparkline (issue 34)', () => {
+  const months = [{ v: 30, m: '03' }, { v: 'n/a', m: '02' }, { v: 10, m: '01' }, { v: 20, m: '12' }] as Row[];
+
+  it('draws the column over every row as inline SVG with a title, ending at the tile\'s value, skipping non-numbers', () => {
+    const svg = spark(tile(months, { sparkline: 'v', format: { type: 'number', suffix: ' u' } }))!;
+    expect(svg).to.match(/^<svg class="sparkline" viewBox="0 0 200 36" preserveAspectRatio="none" role="img" xmlns="http:\/\/www.w3.org\/2000\/svg"><title>/);
+    expect(svg).to.contain('<title>MRR trend (v, 3 values): from 20 u to 30 u, low 10 u, high 30 u</title>');
+    expect(svg).to.not.match(/<script|<foreignObject|href=/);
+    // Oldest (last row) on the left, the tile's own first row on the right, higher values nearer the top.
+    const [first, middle, last] = points(svg);
+    expect([first![0], middle![0], last![0]]).to.deep.equal([0, 100, 200]);
+    expect(last![1]).to.be.lessThan(first![1]).and.lessThan(middle![1]);
+    expect(middle![1]).to.be.greaterThan(first![1]);
+  });
+
+  it('draws nothing for fewer than two numbers, and a flat line through the middle for equal ones', () => {
+    expect(spark(tile([{ v: 1 }, { v: null }, { v: 'x' }], { sparkline: 'v' }))).to.equal(undefined);
+    expect(tile([{ v: 1 }], { sparkline: 'v' })).to.contain('class="stat-value"');
+    expect(points(spark(tile([{ v: 4 }, { v: 4 }], { sparkline: 'v' }))!)).to.deep.equal([[0, 18], [200, 18]]);
+  });
+
+  it('keeps each stretch\'s low and high when there are more rows than points', () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({ v: i === 1_234 ? 500_000 : i % 10 })) as Row[];
+    const svg = spark(tile(rows, { sparkline: 'v' }))!;
+    expect(points(svg)).to.have.length(240);
+    expect(points(svg).some(([, y]) => y === 2)).to.equal(true); // the spike reaches the top
+    expect(svg).to.contain('5,000 values').and.contain('high 500,000');
+  });
+
+  it('escapes the title, and draws the same line in the image in the theme\'s colour', () => {
+    const spec = parseDashboardSpec({ title: 'T', data: { d: months }, panels: [{ id: 's', type: 'stat', title: '<i>MRR</i>', query: 'd', value: 'v', sparkline: 'v' }] });
+    const html = new EchartsPageRenderer().render(spec, {}, context).html;
+    expect(spark(html)).to.contain('<title>&lt;i&gt;MRR&lt;/i&gt; trend');
+    const svg = dashboardImageSvg(spec, {}, { fallbackTitle: 'T', renderedAt: context.renderedAt, theme: 'light', panelId: 's' })!.svg;
+    expect(svg).to.contain('<title>&lt;i&gt;MRR&lt;/i&gt; trend (v, 3 values)');
+    expect(svg).to.match(new RegExp(`<polyline points="[^"]+" fill="none" stroke="${THEME_COLOURS.light.link}"`));
+    expect(PAGE_CSS).to.contain('.sparkline{');
+  });
+});

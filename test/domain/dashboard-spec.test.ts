@@ -216,7 +216,7 @@ describe('domain: dashboard spec', () => {
 
     it('unknown panel keys, by name', () => {
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'text', text: 'x', colour: 'red' })))).to.equal(
-        'spec.panels[0] has unknown key "colour" (allowed: id, type, title, query, x, y, series, value, text, width, x_title, y_title, y2, columns, format, compare)',
+        'spec.panels[0] has unknown key "colour" (allowed: id, type, title, query, x, y, series, value, text, width, x_title, y_title, y2, columns, format, compare, sparkline)',
       );
     });
 

@@ -7,7 +7,7 @@ const data = { kpis: [{ mrr: 18_250.5, prev_mrr: 17_000, churn: 0.021, prev_chur
 const parse = (panel: Record<string, unknown>) =>
   parseDashboardSpec({ title: 'T', data, panels: [{ id: 'p', type: 'stat', query: 'kpis', value: 'mrr', ...panel }] }).panels[0]!;
 
-describe('domain: stat compare (issue 34)', () => {
+describe('domain: stat compare and sparkline (issue 34)', () => {
   it('reads compare as a column name or as { column, good }, good being up unless said', () => {
     expect(parse({ compare: 'prev_mrr' }).compare).to.deep.equal({ column: 'prev_mrr', good: 'up' });
     expect(parse({ value: 'churn', compare: { column: 'prev_churn', good: 'down' } }).compare).to.deep.equal({ column: 'prev_churn', good: 'down' });
@@ -34,5 +34,17 @@ describe('domain: stat compare (issue 34)', () => {
     );
     const spec = parseDashboardSpec({ title: 'T', queries: { q: { sql: 'select 1' } }, panels: [{ id: 's', type: 'stat', query: 'q', value: 'mrr', compare: 'prev' }] });
     expect(columnProblems(spec, { q: [{ mrr: 1 }] })).to.deep.equal(['panel "s": compare column "prev" is not in the result of "q" (columns: mrr)']);
+  });
+
+  it('reads sparkline as a column name, on stat panels only, checked like the value', () => {
+    expect(parse({ sparkline: 'mrr', compare: 'prev_mrr' })).to.deep.include({ sparkline: 'mrr' });
+    expect(panelColumnRefs(parse({ sparkline: 'churn' })).at(-1)).to.deep.equal(['sparkline', 'churn']);
+    expect(message(() => parse({ sparkline: 'nope' }))).to.equal(
+      'spec.panels[0].sparkline "nope" is not a column of spec.data.kpis (columns: mrr, prev_mrr, churn, prev_churn)',
+    );
+    expect(message(() => parse({ sparkline: ['mrr'] }))).to.equal('spec.panels[0].sparkline must be a non-empty column name (got array)');
+    expect(message(() => parseDashboardSpec({ title: 'T', data, panels: [{ id: 'p', type: 'line', query: 'kpis', x: 'mrr', y: 'churn', sparkline: 'mrr' }] }))).to.equal(
+      'spec.panels[0].sparkline does not apply to a line panel: only a stat panel draws a sparkline under its value',
+    );
   });
 });

@@ -26,7 +26,7 @@ const everyPanel = () => ({
     { id: 'pie', type: 'pie', query: 'sales', x: 'region', y: 'total' },
     { id: 'scatter', type: 'scatter', query: 'sales', x: 'share', y: 'total' },
     { id: 'table', type: 'table', query: 'live', columns: [{ id: 'region', label: 'Region' }] },
-    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3, format: { type: 'currency', currency: 'EUR', decimals: 0, suffix: ' net' }, compare: { column: 'share', good: 'down' } },
+    { id: 'stat', type: 'stat', query: 'sales', value: 'total', width: 3, format: { type: 'currency', currency: 'EUR', decimals: 0, suffix: ' net' }, compare: { column: 'share', good: 'down' }, sparkline: 'total' },
     { id: 'text', type: 'text', text: '**Note**' },
   ],
   alerts: [
@@ -71,6 +71,7 @@ describe('publish_dashboard spec schema', () => {
     ['no panels', (s) => (s.panels.length = 0)],
     ['a query without sql', (s) => Object.assign(s.queries.live, { sql: undefined })],
     ['a compare with an unknown direction', (s) => Object.assign(s.panels[6]!, { compare: { column: 'share', good: 'sideways' } })],
+    ['a sparkline that is not a column name', (s) => Object.assign(s.panels[6]!, { sparkline: ['total'] })],
     ['a compare on a bar panel', (s) => Object.assign(s.panels[1]!, { compare: 'total' })],
     ['a format of an unknown type', (s) => Object.assign(s.panels[1]!, { format: 'money' })],
     ['a number parameter with options', (s) => Object.assign(s.params[2]!, { options: ['1'] })],

@@ -54,6 +54,7 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
     ],
     description: 'Column of the same first row holding the previous value: the tile shows the change with an arrow, coloured by whether it moved the good way.',
   },
+  sparkline: { ...COLUMN, description: 'Column drawn as a small trend line under the value, from the last row to the first (the tile shows the first row, so order the latest first).' },
   x_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title under the x axis.' },
   y_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title beside the y axis.' },
   y2: {
