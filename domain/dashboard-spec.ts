@@ -94,7 +94,7 @@ function instead(type: PanelType, key: string): string {
   if (key === 'text') return `prose goes in a panel of type text`;
   if (key === 'compare') return 'only a stat panel compares its value with a previous one';
   if (key === 'sparkline') return 'only a stat panel draws a sparkline under its value';
-  if (type === 'table') return `a table panel takes \`query\` and optionally \`columns\` ([{ id, label }])`;
+  if (type === 'table') return `a table panel takes \`query\` and optionally \`columns\` ([{ id, label, format }])`;
   if (type === 'stat') return key === 'series' ? 'a stat panel shows one value, from the first row' : `a stat panel takes \`value\`, not \`${key}\``;
   if (key === 'value') return `a ${type} panel takes \`y\`, not \`value\``;
   if (key === 'columns') return `a ${type} panel draws \`x\` and \`y\`; \`columns\` labels a table's headers`;

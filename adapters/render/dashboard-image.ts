@@ -6,7 +6,7 @@ import { renderChart } from './charts.js';
 import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
 import { formatTimestamp, wantsSeparators } from './format.js';
 import { SPARK_HEIGHT, sparkPoints, sparkTitle, sparkValues, statDelta, type StatDelta } from './stat-tile.js';
-import { shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
+import { isNumberColumn, shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
 export const PAGE_IMAGE_WIDTH = 1200;
@@ -270,13 +270,14 @@ function chartBody(chart: PageDrawing, width: number, height: number, colours: C
 
 function tableBody(panel: Panel, { rows, columns: every, zone = 'UTC' }: Dataset, width: number, colours: Colours): Drawn {
   const all = shownColumns(panel, every).columns;
-  const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90)))).map((c) => c.id);
+  const listed = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90))));
+  const columns = listed.map((c) => c.id);
   const shown = rows.slice(0, TABLE_ROWS);
   const columnWidth = width / columns.length;
-  const numeric = new Set(columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number')));
-  const cells = columns.map((c) => {
+  const numeric = new Set(listed.filter((c) => isNumberColumn(c, shown.map((row) => row[c.id]))).map((c) => c.id));
+  const cells = listed.map(({ id: c, format }) => {
     const separators = numeric.has(c) && wantsSeparators(shown.map((row) => row[c]));
-    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, panel.format))) : zonedColumnTexts(shown.map((row) => row[c]), zone).texts;
+    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, format ?? panel.format))) : zonedColumnTexts(shown.map((row) => row[c]), zone).texts;
     return texts.map((t, r) => (shown[r]![c] === null || shown[r]![c] === undefined ? '—' : t));
   });
   const note = rows.length > shown.length || all.length > columns.length ? `Showing ${shown.length} of ${rows.length.toLocaleString('en-US')} rows and ${columns.length} of ${all.length} columns.` : '';

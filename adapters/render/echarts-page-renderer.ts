@@ -11,7 +11,7 @@ import {
 } from '../../domain/dashboard-spec.js';
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
 import { renderChart, type Chart, type ChartSize } from './charts.js';
-import { MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
+import { isNumberColumn, MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
@@ -181,13 +181,11 @@ export function pageChartDrawings(html: string): Map<string, PageDrawing> {
 /** The table, captioned for screen readers (the heading above shows the same title to the eye). */
 function tableBody(panel: Panel, { rows, columns: all, zone = 'UTC' }: Dataset): string {
   const caption = panel.title || `Rows of ${panel.query}`;
-  const format = panel.format;
   const { columns: listed, cut } = shownColumns(panel, all);
   const columns = listed.map((c) => c.id);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
-  const numeric = new Set(
-    columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number' || typeof row[c] === 'bigint')),
-  );
+  const numeric = new Set(listed.filter((c) => isNumberColumn(c, shown.map((row) => row[c.id]))).map((c) => c.id));
+  const formats = new Map(listed.map((c) => [c.id, c.format ?? panel.format]));
   const separators = new Set(columns.filter((c) => numeric.has(c) && wantsSeparators(shown.map((row) => row[c]))));
   const zoned = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, zonedColumnTexts(shown.map((row) => row[c]), zone)]));
   const texts = new Map([...zoned].map(([c, column]) => [c, column.texts]));
@@ -199,7 +197,7 @@ function tableBody(panel: Panel, { rows, columns: all, zone = 'UTC' }: Dataset):
       const cells = columns.map((c) => {
         const value = row[c];
         if (value === null || value === undefined) return `<td class="null${numeric.has(c) ? ' num' : ''}">—</td>`;
-        const text = texts.get(c)?.[r] ?? numberCellText(value, separators.has(c), format);
+        const text = texts.get(c)?.[r] ?? numberCellText(value, separators.has(c), formats.get(c));
         return `<td${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(text)}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;

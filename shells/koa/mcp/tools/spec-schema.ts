@@ -16,6 +16,25 @@ import type { JsonSchema } from './arguments.js';
 const ID = { type: 'string', pattern: ID_PATTERN.source };
 const COLUMN = { type: 'string', minLength: 1 };
 
+const FORMAT: JsonSchema = {
+  anyOf: [
+    { enum: [...FORMAT_TYPES] },
+    {
+      type: 'object',
+      properties: {
+        type: { enum: [...FORMAT_TYPES] },
+        currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; the currency type only.' },
+        decimals: { type: 'integer', minimum: 0, maximum: 6 },
+        prefix: { type: 'string', maxLength: 16 },
+        suffix: { type: 'string', maxLength: 16 },
+      },
+      required: ['type'],
+      additionalProperties: false,
+    },
+  ],
+  description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
+};
+
 const PANEL_FIELDS: Record<string, JsonSchema> = {
   id: { ...ID, description: 'Stable id of the panel, unique in the spec; later changes address the panel by it.' },
   title: { type: 'string', description: 'Heading shown above the panel.' },
@@ -29,24 +48,7 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
   series: { ...COLUMN, description: 'Column whose values split the rows into one series each.' },
   value: { ...COLUMN, description: 'Column of the number shown; the first row is used.' },
   text: { type: 'string', minLength: 1, maxLength: MAX_TEXT_CHARS, description: 'Markdown shown as is (no HTML).' },
-  format: {
-    anyOf: [
-      { enum: [...FORMAT_TYPES] },
-      {
-        type: 'object',
-        properties: {
-          type: { enum: [...FORMAT_TYPES] },
-          currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; the currency type only.' },
-          decimals: { type: 'integer', minimum: 0, maximum: 6 },
-          prefix: { type: 'string', maxLength: 16 },
-          suffix: { type: 'string', maxLength: 16 },
-        },
-        required: ['type'],
-        additionalProperties: false,
-      },
-    ],
-    description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
-  },
+  format: FORMAT,
   compare: {
     anyOf: [
       COLUMN,
@@ -65,11 +67,15 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
     type: 'array', minItems: 1, maxItems: MAX_LISTED_COLUMNS,
     items: {
       type: 'object',
-      properties: { id: { ...COLUMN, description: 'Column of the query.' }, label: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Header shown (default: the column name).' } },
+      properties: {
+        id: { ...COLUMN, description: 'Column of the query.' },
+        label: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Header shown (default: the column name).' },
+        format: { ...FORMAT, description: 'How this column\'s numbers read, over the panel\'s format.' },
+      },
       required: ['id'],
       additionalProperties: false,
     },
-    description: 'The columns shown, in order, with their header labels (default: every column, headed by its name).',
+    description: 'The columns shown, in order, with their header labels and number formats (default: every column, headed by its name).',
   },
 };
 
