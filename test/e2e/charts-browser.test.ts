@@ -80,7 +80,7 @@ function measure(): Measured {
       }
     }
   }
-  for (const el of document.querySelectorAll('h1, h2, .stat-value, .panel-note, .prose p')) {
+  for (const el of document.querySelectorAll('h1, h2, .stat-value, .stat-delta, .panel-note, .prose p')) {
     if (el.scrollWidth > el.clientWidth + 1) out.overflowing.push(el.textContent!);
   }
   return out;
@@ -130,6 +130,30 @@ describe('e2e: charts worth sharing, in Chromium at 1280 and 390 px, light and d
     return { page, problems };
   }
 
+  /** The tiles' deltas (text, words for screen readers, the theme's colour) and sparklines (drawn, titled), as Chromium shows them. */
+  async function checkTiles(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+    const good = scheme === 'light' ? 'rgb(21, 128, 61)' : 'rgb(74, 222, 128)';
+    const tile = async (id: string) =>
+      page.locator(`#panel-${id}`).evaluate((section) => {
+        const delta = section.querySelector('.stat-delta') as HTMLElement;
+        const arrow = delta.querySelector('.arrow')!;
+        const spark = section.querySelector('svg.sparkline') as SVGSVGElement;
+        const box = spark.getBoundingClientRect();
+        return {
+          text: delta.textContent, colour: getComputedStyle(delta).color, arrowHidden: arrow.getAttribute('aria-hidden'),
+          spoken: (delta.querySelector('.sr-only') as HTMLElement).getBoundingClientRect().width,
+          sparkTitle: spark.querySelector('title')!.textContent, points: spark.querySelector('polyline')!.points.length, width: box.width, height: box.height,
+        };
+      });
+    const mrr = await tile('mrr');
+    expect(mrr).to.deep.include({ text: '▲ +1,250.5 (+7.4%) up from 17,000, an improvement', colour: good, arrowHidden: 'true', points: 6, height: 36 });
+    expect(mrr.spoken, 'screen-reader words take no room').to.be.at.most(1);
+    expect(mrr.width).to.be.greaterThan(100);
+    expect(mrr.sparkTitle).to.equal('MRR trend (mrr, 6 values): from 14,100 to 18,250.5, low 14,100, high 18,250.5');
+    const churn = await tile('churn');
+    expect(churn).to.deep.include({ text: '▼ −0.3 pts down from 2.4%, an improvement', colour: good, points: 6 });
+  }
+
   for (const width of [1280, 390]) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`${width} px, ${scheme}: no chart text cut, overlapping or under 11 px; every label and value present; no word split`, async () => {
@@ -155,8 +179,10 @@ describe('e2e: charts worth sharing, in Chromium at 1280 and 390 px, light and d
           expect(texts['panel-mix']).to.contain('30%');
           expect(texts['panel-daily'], 'the last day').to.contain('2025-03-31');
           expect(texts['panel-seats']).to.contain('Seats').and.contain('Spend (EUR)').and.contain('Enterprise');
-          expect(await page.locator('#panel-accounts th').allTextContents()).to.deep.equal(['Account', 'Region', 'Seats', 'Last change (Europe/Paris)']);
+          expect(await page.locator('#panel-accounts th').allTextContents()).to.deep.equal(['Account', 'Region', 'Seats', 'ARR', 'Last change (Europe/Paris)']);
+          expect(await page.locator('#panel-accounts td').allTextContents()).to.include.members(['€152,000', '€8,401', '1250']);
           expect(await page.locator('#panel-mrr .stat-value').textContent()).to.equal('18,250.5');
+          await checkTiles(page, scheme);
           if (width === 1280) {
             // The tiles share a row with the pie but keep their own height.
             expect(seen.heights['panel-mrr']).to.be.lessThan(seen.heights['panel-mix']! / 2);
