@@ -10,12 +10,12 @@ import {
   type Row,
 } from '../../domain/dashboard-spec.js';
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
-import { renderChart, type Chart, type ChartSize } from './charts.js';
+import { renderChart, type ChartSize } from './charts.js';
 import { isNumberColumn, MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
+import { chartDrawings, CONTENT_SECURITY_POLICY, NARROW_WIDTH, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
 import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
@@ -24,7 +24,7 @@ import { deltaHtml, sparklineHtml, statDelta } from './stat-tile.js';
 
 export const MAX_TABLE_ROWS = 100;
 export { MAX_TABLE_COLUMNS };
-export const NARROW: ChartSize = { width: 340, height: 300 };
+export const NARROW: ChartSize = { width: NARROW_WIDTH, height: 300 };
 
 /**
  * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the
@@ -139,16 +139,18 @@ export function dataProblem(panel: Panel, data: Dataset | undefined): string | u
 function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
   const width = panelWidth(panel);
-  const wide: ChartSize = { width: chartWidth(width), height: width >= 9 ? 340 : 300 };
   const label = panel.title || `${panel.type} chart of ${[panel.y].flat().join(', ')} by ${panel.x}`;
   const chartPanel = { ...panel, type: panel.type };
-  // A wide chart shrunk onto a phone has unreadable labels, so it gets a second drawing at phone size.
-  const [main, narrow] = renderChart(chartPanel, rows, hasNarrowDrawing(width) ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
-  const figure = narrow
-    ? `<figure class="chart"><div class="chart-wide">${main.svg}</div><div class="chart-narrow">${narrow.svg}</div></figure>`
+  // A wide chart shrunk onto a tablet or phone has unreadable labels, so it gets drawings at those sizes too.
+  const drawings = chartDrawings(width);
+  const sizes = drawings.map((d): ChartSize => ({ width: d.width, height: d.kind === 'narrow' ? NARROW.height : width >= 9 ? 340 : 300 }));
+  const charts = renderChart(chartPanel, rows, sizes, label);
+  const main = charts[0]!;
+  const figure = charts.length > 1
+    ? `<figure class="chart">${charts.map((chart, i) => `<div class="chart-${drawings[i]!.kind}">${chart.svg}</div>`).join('')}</figure>`
     : `<figure class="chart">${main.svg}</figure>`;
   const note = main.note ? `<p class="panel-note">${escapeHtml(main.note)}</p>` : '';
-  return section(panel, heading + figure + note, narrow ? 'has-narrow' : '');
+  return section(panel, heading + figure + note, charts.length > 1 ? 'has-narrow' : '');
 }
 
 /** A chart panel's wide drawing as its page holds it, with the size it was drawn at and its note. */
