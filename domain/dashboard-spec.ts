@@ -229,6 +229,8 @@ function parsePanels(value: unknown, spec: DashboardSpec): Panel[] {
 
 function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
   if (!isPlainObject(value)) throw invalid(`${where} must be an object (got ${typeName(value)})`);
+  // Issue 34 writes the direction beside `compare`; say where it goes rather than only that it is unknown.
+  if (Object.hasOwn(value, 'good')) throw invalid(`${where}.good goes inside compare: { "column": "<previous value column>", "good": "up" | "down" }`);
   refuseUnknownKeys(value, where, PANEL_KEYS);
 
   if (!given(value.id)) throw invalid(`${where}.id is required`);

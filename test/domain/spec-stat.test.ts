@@ -25,6 +25,9 @@ describe('domain: stat compare and sparkline (issue 34)', () => {
     expect(message(() => parse({ compare: 3 }))).to.equal(
       'spec.panels[0].compare must be a column name or { "column": "<column>", "good": "up" | "down" } (got number)',
     );
+    expect(message(() => parse({ compare: 'prev_mrr', good: 'up' }))).to.equal(
+      'spec.panels[0].good goes inside compare: { "column": "<previous value column>", "good": "up" | "down" }',
+    );
     expect(message(() => parse({ compare: 'mrr' }))).to.equal('spec.panels[0].compare names the value column itself; it takes the column holding the previous value');
   });
 
