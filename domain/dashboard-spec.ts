@@ -7,6 +7,7 @@ import {
 } from './spec-reading.js';
 import { parseLabel, parseTableColumns, parseTimezone, parseY2, type TableColumn } from './spec-display.js';
 import { parseAlerts, type SpecAlert } from './spec-alerts.js';
+import { parseCompare, type StatCompare } from './spec-stat.js';
 
 /**
  * The dashboard spec of spec-mode publishes: queries, inline data and panels. Parsing is strict on purpose: an AI client
@@ -44,6 +45,10 @@ export interface Panel {
   y2?: string[];
   /** A table's columns in order, with their header labels. */
   columns?: TableColumn[];
+  /** A stat's previous value, shown as a delta. */
+  compare?: StatCompare;
+  /** A stat's column drawn as a small trend line over all rows. */
+  sparkline?: string;
 }
 
 export interface DashboardSpec {
@@ -62,7 +67,7 @@ export const MAX_PANELS = 50;
 export const MAX_TEXT_CHARS = 20_000;
 
 const SPEC_KEYS = ['title', 'description', 'queries', 'data', 'params', 'panels', 'alerts', 'timezone'];
-const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'x_title', 'y_title', 'y2', 'columns', 'format'];
+const PANEL_KEYS = ['id', 'type', 'title', 'query', 'x', 'y', 'series', 'value', 'text', 'width', 'x_title', 'y_title', 'y2', 'columns', 'format', 'compare', 'sparkline'];
 
 /** Which optional panel fields mean something for each type; any other known field is refused by name. */
 const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
@@ -72,7 +77,7 @@ const APPLIES: Record<PanelType, { required: string[]; optional: string[] }> = {
   scatter: { required: ['query', 'x', 'y'], optional: ['series', 'x_title', 'y_title', 'format'] },
   pie: { required: ['query', 'x', 'y'], optional: ['format'] },
   table: { required: ['query'], optional: ['columns', 'format'] },
-  stat: { required: ['query', 'value'], optional: ['format'] },
+  stat: { required: ['query', 'value'], optional: ['format', 'compare', 'sparkline'] },
   text: { required: ['text'], optional: [] },
 };
 const ALWAYS = ['id', 'type', 'title', 'width'];
@@ -87,7 +92,9 @@ export function panelFields(type: PanelType): { required: string[]; optional: st
 function instead(type: PanelType, key: string): string {
   if (type === 'text') return 'a text panel takes only `text` (markdown)';
   if (key === 'text') return `prose goes in a panel of type text`;
-  if (type === 'table') return `a table panel takes \`query\` and optionally \`columns\` ([{ id, label }])`;
+  if (key === 'compare') return 'only a stat panel compares its value with a previous one';
+  if (key === 'sparkline') return 'only a stat panel draws a sparkline under its value';
+  if (type === 'table') return `a table panel takes \`query\` and optionally \`columns\` ([{ id, label, format }])`;
   if (type === 'stat') return key === 'series' ? 'a stat panel shows one value, from the first row' : `a stat panel takes \`value\`, not \`${key}\``;
   if (key === 'value') return `a ${type} panel takes \`y\`, not \`value\``;
   if (key === 'columns') return `a ${type} panel draws \`x\` and \`y\`; \`columns\` labels a table's headers`;
@@ -222,6 +229,8 @@ function parsePanels(value: unknown, spec: DashboardSpec): Panel[] {
 
 function parsePanel(value: unknown, where: string, spec: DashboardSpec): Panel {
   if (!isPlainObject(value)) throw invalid(`${where} must be an object (got ${typeName(value)})`);
+  // Issue 34 writes the direction beside `compare`; say where it goes rather than only that it is unknown.
+  if (Object.hasOwn(value, 'good')) throw invalid(`${where}.good goes inside compare: { "column": "<previous value column>", "good": "up" | "down" }`);
   refuseUnknownKeys(value, where, PANEL_KEYS);
 
   if (!given(value.id)) throw invalid(`${where}.id is required`);
@@ -274,6 +283,8 @@ function readDisplayFields(value: Record<string, unknown>, where: string, panel:
   if (given(value.y_title)) panel.y_title = parseLabel(value.y_title, `${where}.y_title`);
   if (given(value.y2)) panel.y2 = parseY2(value.y2, `${where}.y2`, yColumns(panel), panel.series);
   if (given(value.columns)) panel.columns = parseTableColumns(value.columns, `${where}.columns`);
+  if (given(value.compare)) panel.compare = parseCompare(value.compare, `${where}.compare`, panel.value);
+  if (given(value.sparkline)) panel.sparkline = column(value.sparkline, `${where}.sparkline`);
 }
 
 function parseWidth(value: unknown, where: string): number {
@@ -330,6 +341,8 @@ export function panelColumnRefs(panel: Panel): Array<[string, string]> {
   ys.forEach((name, i) => refs.push([Array.isArray(panel.y) ? `y[${i}]` : 'y', name]));
   if (panel.series !== undefined) refs.push(['series', panel.series]);
   if (panel.value !== undefined) refs.push(['value', panel.value]);
+  if (panel.compare !== undefined) refs.push(['compare', panel.compare.column]);
+  if (panel.sparkline !== undefined) refs.push(['sparkline', panel.sparkline]);
   panel.columns?.forEach(({ id }, i) => refs.push([`columns[${i}].id`, id]));
   return refs;
 }

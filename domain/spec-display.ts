@@ -1,11 +1,14 @@
 import { invalid } from './errors.js';
 import { column, given, got, isPlainObject, optionalString, refuseUnknownKeys } from './spec-reading.js';
+import { parseNumberFormat, type NumberFormat } from './number-format.js';
 
 /** The spec's presentation fields: axis titles, a second y axis, table column labels and the time zone. */
 
 export interface TableColumn {
   id: string;
   label: string;
+  /** How this column's numbers read, over the panel's `format`. */
+  format?: NumberFormat;
 }
 
 export const MAX_LABEL_CHARS = 200;
@@ -31,16 +34,18 @@ export function parseY2(value: unknown, where: string, ys: readonly string[], se
   return names;
 }
 
-/** The columns a table shows, in order, each with its header label (the column name when none is given). */
+/** The columns a table shows, in order, each with its header label (the column name when none is given) and number format. */
 export function parseTableColumns(value: unknown, where: string): TableColumn[] {
   if (!Array.isArray(value) || value.length === 0) throw invalid(`${where} must be a non-empty list of { "id": "<column>", "label": "<header>" } (got ${got(value)})`);
   if (value.length > MAX_LISTED_COLUMNS) throw invalid(`${where} has ${value.length} columns, over the limit of ${MAX_LISTED_COLUMNS}`);
   const columns = value.map((entry, i) => {
     const at = `${where}[${i}]`;
     if (!isPlainObject(entry)) throw invalid(`${at} must be an object { "id": "<column>", "label": "<header>" } (got ${got(entry)})`);
-    refuseUnknownKeys(entry, at, ['id', 'label']);
+    refuseUnknownKeys(entry, at, ['id', 'label', 'format']);
     const id = column(entry.id, `${at}.id`);
-    return { id, label: given(entry.label) ? parseLabel(entry.label, `${at}.label`) : id };
+    const listed: TableColumn = { id, label: given(entry.label) ? parseLabel(entry.label, `${at}.label`) : id };
+    if (given(entry.format)) listed.format = parseNumberFormat(entry.format, `${at}.format`);
+    return listed;
   });
   columns.forEach(({ id }, i) => {
     if (columns.findIndex((c) => c.id === id) !== i) throw invalid(`${where} lists column ${JSON.stringify(id)} twice`);

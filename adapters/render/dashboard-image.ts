@@ -5,7 +5,8 @@ import type { ImageTheme } from '../../domain/page-theme.js';
 import { renderChart } from './charts.js';
 import { collectDatasets, dataProblem, MAX_TABLE_COLUMNS, numberCellText, pageChartDrawings, statValue, type Dataset, type PageDrawing } from './echarts-page-renderer.js';
 import { formatTimestamp, wantsSeparators } from './format.js';
-import { shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
+import { SPARK_HEIGHT, sparkPoints, sparkTitle, sparkValues, statDelta, type StatDelta } from './stat-tile.js';
+import { isNumberColumn, shownColumns, zonedColumnTexts, type ShownColumn } from './table-columns.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, THEME_COLOURS } from './page-style.js';
 
 export const PAGE_IMAGE_WIDTH = 1200;
@@ -192,16 +193,41 @@ function panelBody(panel: Panel, data: Dataset | undefined, width: number, colou
   if (panel.type === 'text') return textBody(panel.text ?? '', width, colours);
   const problem = dataProblem(panel, data);
   if (problem) return emptyBody(problem, width, colours, panel.type === 'stat');
-  if (panel.type === 'stat') {
-    const { text: value, full } = statValue(panel, data!);
-    // The same hover title as the page's tile, for the SVG read on its own.
-    const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}`)}</title>`;
-    return { height: 44, draw: (x, y) => `<g>${title}${text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"')}</g>` };
-  }
+  if (panel.type === 'stat') return statBody(panel, data!, width, colours);
   if (panel.type === 'table') return tableBody(panel, data!, width, colours);
   if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);
   const drawn = drawChart(panel, data!.rows, width, chartHeight);
   return chartBody(drawn, width, drawn.height, colours);
+}
+
+function statBody(panel: Panel, data: Dataset, width: number, colours: Colours): Drawn {
+  const { text: value, full } = statValue(panel, data);
+  const delta = statDelta(panel, data.rows[0]);
+  // The same hover title as the page's tile, for the SVG read on its own; the delta's words as the page's screen readers hear them.
+  const title = `<title>${escapeHtml(`${panel.title || panel.value}: ${full}${delta ? `, ${delta.text} ${delta.spoken}` : ''}`)}</title>`;
+  const big = (x: number, y: number) => text(x, y + 36, fit(value, width, 34), 34, colours.heading!, ' font-weight="700"');
+  const deltaHeight = delta ? 22 : 0;
+  const spark = panel.sparkline === undefined ? [] : sparkValues(data.rows, panel.sparkline);
+  const sparkHeight = spark.length >= 2 ? SPARK_HEIGHT + 8 : 0;
+  return {
+    height: 44 + deltaHeight + sparkHeight,
+    draw: (x, y) => {
+      const line = delta ? deltaLine(delta, x, y + 60, width, colours) : '';
+      const trend = sparkHeight
+        ? `<g transform="translate(${x} ${y + 44 + deltaHeight + 8})"><title>${escapeHtml(sparkTitle(panel, spark))}</title>` +
+          `<polyline points="${sparkPoints(spark, width, SPARK_HEIGHT)}" fill="none" stroke="${colours.link}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/></g>`
+        : '';
+      return `<g>${title}${big(x, y)}${line}</g>${trend}`;
+    },
+  };
+}
+
+/** A tile's delta in an image: the arrow is a drawn triangle, as the image font need not have the page's ▲ and ▼. */
+function deltaLine(delta: StatDelta, x: number, y: number, width: number, colours: Colours): string {
+  const fill = delta.tone === 'flat' ? colours.meta! : colours[delta.tone]!;
+  const arrow = delta.direction === 'up' ? `<path d="M${x} ${y}h10l-5 -9z" fill="${fill}"/>` : delta.direction === 'down' ? `<path d="M${x} ${y - 9}h10l-5 9z" fill="${fill}"/>` : '';
+  const indent = delta.direction === 'none' ? 0 : 15;
+  return arrow + text(x + indent, y, fit(delta.text, width - indent, 13), 13, fill, ' font-weight="600"');
 }
 
 function drawChart(panel: Panel, rows: Row[], width: number, height: number): PageDrawing {
@@ -244,13 +270,14 @@ function chartBody(chart: PageDrawing, width: number, height: number, colours: C
 
 function tableBody(panel: Panel, { rows, columns: every, zone = 'UTC' }: Dataset, width: number, colours: Colours): Drawn {
   const all = shownColumns(panel, every).columns;
-  const columns = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90)))).map((c) => c.id);
+  const listed = all.slice(0, Math.min(MAX_TABLE_COLUMNS, Math.max(1, Math.floor(width / 90))));
+  const columns = listed.map((c) => c.id);
   const shown = rows.slice(0, TABLE_ROWS);
   const columnWidth = width / columns.length;
-  const numeric = new Set(columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number')));
-  const cells = columns.map((c) => {
+  const numeric = new Set(listed.filter((c) => isNumberColumn(c, shown.map((row) => row[c.id]))).map((c) => c.id));
+  const cells = listed.map(({ id: c, format }) => {
     const separators = numeric.has(c) && wantsSeparators(shown.map((row) => row[c]));
-    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, panel.format))) : zonedColumnTexts(shown.map((row) => row[c]), zone).texts;
+    const texts = numeric.has(c) ? shown.map((row) => (row[c] === null || row[c] === undefined ? '—' : numberCellText(row[c], separators, format ?? panel.format))) : zonedColumnTexts(shown.map((row) => row[c]), zone).texts;
     return texts.map((t, r) => (shown[r]![c] === null || shown[r]![c] === undefined ? '—' : t));
   });
   const note = rows.length > shown.length || all.length > columns.length ? `Showing ${shown.length} of ${rows.length.toLocaleString('en-US')} rows and ${columns.length} of ${all.length} columns.` : '';

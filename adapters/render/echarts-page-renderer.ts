@@ -10,20 +10,21 @@ import {
   type Row,
 } from '../../domain/dashboard-spec.js';
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
-import { renderChart, type Chart, type ChartSize } from './charts.js';
-import { MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
+import { renderChart, type ChartSize } from './charts.js';
+import { isNumberColumn, MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { chartWidth, CONTENT_SECURITY_POLICY, hasNarrowDrawing, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
+import { chartDrawings, CONTENT_SECURITY_POLICY, NARROW_WIDTH, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
 import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
+import { deltaHtml, sparklineHtml, statDelta } from './stat-tile.js';
 
 export const MAX_TABLE_ROWS = 100;
 export { MAX_TABLE_COLUMNS };
-export const NARROW: ChartSize = { width: 340, height: 300 };
+export const NARROW: ChartSize = { width: NARROW_WIDTH, height: 300 };
 
 /**
  * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the
@@ -138,16 +139,18 @@ export function dataProblem(panel: Panel, data: Dataset | undefined): string | u
 function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
   const width = panelWidth(panel);
-  const wide: ChartSize = { width: chartWidth(width), height: width >= 9 ? 340 : 300 };
   const label = panel.title || `${panel.type} chart of ${[panel.y].flat().join(', ')} by ${panel.x}`;
   const chartPanel = { ...panel, type: panel.type };
-  // A wide chart shrunk onto a phone has unreadable labels, so it gets a second drawing at phone size.
-  const [main, narrow] = renderChart(chartPanel, rows, hasNarrowDrawing(width) ? [wide, NARROW] : [wide], label) as [Chart, Chart?];
-  const figure = narrow
-    ? `<figure class="chart"><div class="chart-wide">${main.svg}</div><div class="chart-narrow">${narrow.svg}</div></figure>`
+  // A wide chart shrunk onto a tablet or phone has unreadable labels, so it gets drawings at those sizes too.
+  const drawings = chartDrawings(width);
+  const sizes = drawings.map((d): ChartSize => ({ width: d.width, height: d.kind === 'narrow' ? NARROW.height : width >= 9 ? 340 : 300 }));
+  const charts = renderChart(chartPanel, rows, sizes, label);
+  const main = charts[0]!;
+  const figure = charts.length > 1
+    ? `<figure class="chart">${charts.map((chart, i) => `<div class="chart-${drawings[i]!.kind}">${chart.svg}</div>`).join('')}</figure>`
     : `<figure class="chart">${main.svg}</figure>`;
   const note = main.note ? `<p class="panel-note">${escapeHtml(main.note)}</p>` : '';
-  return section(panel, heading + figure + note, narrow ? 'has-narrow' : '');
+  return section(panel, heading + figure + note, charts.length > 1 ? 'has-narrow' : '');
 }
 
 /** A chart panel's wide drawing as its page holds it, with the size it was drawn at and its note. */
@@ -180,13 +183,11 @@ export function pageChartDrawings(html: string): Map<string, PageDrawing> {
 /** The table, captioned for screen readers (the heading above shows the same title to the eye). */
 function tableBody(panel: Panel, { rows, columns: all, zone = 'UTC' }: Dataset): string {
   const caption = panel.title || `Rows of ${panel.query}`;
-  const format = panel.format;
   const { columns: listed, cut } = shownColumns(panel, all);
   const columns = listed.map((c) => c.id);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
-  const numeric = new Set(
-    columns.filter((c) => shown.every((row) => row[c] === null || row[c] === undefined || typeof row[c] === 'number' || typeof row[c] === 'bigint')),
-  );
+  const numeric = new Set(listed.filter((c) => isNumberColumn(c, shown.map((row) => row[c.id]))).map((c) => c.id));
+  const formats = new Map(listed.map((c) => [c.id, c.format ?? panel.format]));
   const separators = new Set(columns.filter((c) => numeric.has(c) && wantsSeparators(shown.map((row) => row[c]))));
   const zoned = new Map(columns.filter((c) => !numeric.has(c)).map((c) => [c, zonedColumnTexts(shown.map((row) => row[c]), zone)]));
   const texts = new Map([...zoned].map(([c, column]) => [c, column.texts]));
@@ -198,7 +199,7 @@ function tableBody(panel: Panel, { rows, columns: all, zone = 'UTC' }: Dataset):
       const cells = columns.map((c) => {
         const value = row[c];
         if (value === null || value === undefined) return `<td class="null${numeric.has(c) ? ' num' : ''}">—</td>`;
-        const text = texts.get(c)?.[r] ?? numberCellText(value, separators.has(c), format);
+        const text = texts.get(c)?.[r] ?? numberCellText(value, separators.has(c), formats.get(c));
         return `<td${numeric.has(c) ? ' class="num"' : ''}>${escapeHtml(text)}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;
@@ -219,7 +220,8 @@ function statBody(panel: Panel, data: Dataset | undefined): string {
   if (problem) return label + `<p class="empty">${escapeHtml(problem)}</p>`;
   const { text, full } = statValue(panel, data!);
   // The tile's hover title names it and gives the value in full (1.2M shows 1,234,567).
-  return label + `<p class="stat-value" title="${escapeHtml(`${panel.title || panel.value}: ${full}`)}">${escapeHtml(text)}</p>`;
+  const value = `<p class="stat-value" title="${escapeHtml(`${panel.title || panel.value}: ${full}`)}">${escapeHtml(text)}</p>`;
+  return label + value + deltaHtml(statDelta(panel, data!.rows[0])) + sparklineHtml(panel, data!.rows);
 }
 
 /** A number column's cell: in the panel's format when it has one. */

@@ -12,11 +12,13 @@ export const THEME_COLOURS: Readonly<Record<ImageTheme, Readonly<Record<string, 
     bg: '#f5f7fb', text: '#1e293b', heading: '#0f172a', muted: '#475569', meta: '#5b6a80', panel: '#ffffff',
     border: '#e2e8f0', dashed: '#cbd5e1', 'table-border': '#eef2f7', 'th-bg': '#f8fafc', th: '#334155', stripe: '#fbfcfe',
     null: '#5b6a80', prose: '#334155', link: '#3451d1', 'code-bg': '#f1f5f9', footer: '#5b6a80', 'chart-ink': '#475569', 'chart-rule': '#e2e8f0',
+    good: '#15803d', bad: '#b91c1c',
   },
   dark: {
     bg: '#0b1120', text: '#e2e8f0', heading: '#f8fafc', muted: '#cbd5e1', meta: '#a3b1c6', panel: '#161e2e',
     border: '#2a3548', dashed: '#475569', 'table-border': '#243044', 'th-bg': '#1c263a', th: '#cbd5e1', stripe: '#1a2334',
     null: '#a3b1c6', prose: '#cbd5e1', link: '#a5b8ff', 'code-bg': '#0f172a', footer: '#a3b1c6', 'chart-ink': '#cbd5e1', 'chart-rule': '#2a3548',
+    good: '#4ade80', bad: '#fca5a5',
   },
 };
 
@@ -52,17 +54,53 @@ export function hasNarrowDrawing(span: number): boolean {
   return chartWidth(span) > 360;
 }
 
-/**
- * Below 11/12 of its drawn width a chart's 12 px text would shrink under 11 px, so the phone drawing takes
- * over; only up to 480 px, past which the phone drawing would be blown up to oversized text.
- */
-export function narrowBelow(span: number): number {
-  return Math.min(480, Math.floor((chartWidth(span) * 11) / 12));
+export type DrawingKind = 'wide' | 'large' | 'medium' | 'narrow';
+export interface ChartDrawing {
+  kind: DrawingKind;
+  width: number;
+  /** The figure width (px) at and below which this drawing replaces the one before it; 0 for the wide one. */
+  below: number;
 }
 
-const narrowSwaps = Array.from({ length: 12 }, (_, i) => i + 1)
-  .filter(hasNarrowDrawing)
-  .map((span) => `@container (max-width:${narrowBelow(span)}px){.span-${span} .chart-wide{display:none}.span-${span} .chart-narrow{display:block}}`)
+/** No drawing is shown past 1.5 times its width, where its text would read oversized. */
+const MAX_UPSCALE = 1.5;
+/** The phone drawing, with 13 px text. */
+export const NARROW_WIDTH = 340;
+const NARROW_UP_TO = NARROW_WIDTH * MAX_UPSCALE;
+/** Between phone and desktop: drawings with 12 px text. */
+export const MEDIUM_WIDTH = 520;
+export const LARGE_WIDTH = 800;
+
+/** The narrowest figure (rounded up) a drawing with 12 px text fits before its text shrinks under 11 px. */
+const legibleTo = (width: number) => Math.ceil((width * 11) / 12);
+
+/**
+ * The drawings a chart of `span` columns gets, widest first: the wide one at its desktop width, then, where the
+ * wide one would shrink its text under 11 px before the phone drawing takes over, a medium one (and a large one
+ * where the medium would otherwise be blown past 1.5 times), then the phone drawing.
+ */
+export function chartDrawings(span: number): ChartDrawing[] {
+  const wide = chartWidth(span);
+  const kinds: Array<[DrawingKind, number]> = [['wide', wide]];
+  if (hasNarrowDrawing(span)) {
+    if (legibleTo(wide) > MEDIUM_WIDTH * MAX_UPSCALE) kinds.push(['large', LARGE_WIDTH]);
+    if (legibleTo(wide) > NARROW_UP_TO) kinds.push(['medium', MEDIUM_WIDTH]);
+    kinds.push(['narrow', NARROW_WIDTH]);
+  }
+  return kinds.map(([kind, width], i) => {
+    if (i === 0) return { kind, width, below: 0 };
+    const before = legibleTo(kinds[i - 1]![1]);
+    return { kind, width, below: kind === 'narrow' ? Math.min(NARROW_UP_TO, before) : before };
+  });
+}
+
+/** Per span, each drawing replaces the one before it below its width; later rules win, so only one shows. */
+const drawingSwaps = Array.from({ length: 12 }, (_, i) => i + 1)
+  .flatMap((span) => {
+    const drawings = chartDrawings(span);
+    return drawings.slice(1).map(({ kind, below }, i) =>
+      `@container (max-width:${below}px){.span-${span} .chart-${drawings[i]!.kind}{display:none}.span-${span} .chart-${kind}{display:block}}`);
+  })
   .join('');
 
 const spans = Array.from({ length: 12 }, (_, i) => `.span-${i + 1}{grid-column:span ${i + 1}}`).join('');
@@ -85,12 +123,16 @@ ${spans}
 .panel-title{font-size:15px;font-weight:600;margin:0 0 10px;color:var(--heading);overflow-wrap:anywhere}
 .chart{margin:0;container-type:inline-size}
 .chart-svg{display:block;width:100%;height:auto}
-.chart-narrow{display:none}
+.chart-large,.chart-medium,.chart-narrow{display:none}
 .panel-note{margin:8px 0 0;font-size:12px;color:var(--meta)}
 .empty{display:flex;align-items:center;justify-content:center;min-height:120px;margin:0;padding:16px;border:1px dashed var(--dashed);border-radius:8px;color:var(--meta);font-size:14px;text-align:center;overflow-wrap:anywhere}
 .grid>.stat{align-self:start}
 .stat .panel-title{font-size:13px;font-weight:500;color:var(--meta);margin-bottom:4px}
 .stat-value{margin:0;font-size:34px;line-height:1.15;font-weight:700;letter-spacing:-0.02em;color:var(--heading);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.stat-delta{margin:4px 0 0;font-size:13px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.stat-delta.good{color:var(--good)}.stat-delta.bad{color:var(--bad)}.stat-delta.flat{color:var(--meta)}
+.sparkline{display:block;width:100%;height:36px;margin-top:8px;color:var(--link);overflow:visible}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .stat .empty{min-height:0;justify-content:flex-start;border:0;padding:0}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid var(--table-border);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:13px}
@@ -121,7 +163,7 @@ tbody tr:nth-child(even) td{background:var(--stripe)}
 .notice{margin:0 0 16px;padding:10px 14px;border:1px solid var(--dashed);border-radius:8px;color:var(--text);overflow-wrap:anywhere}
 .page-footer{margin-top:28px;font-size:12px;color:var(--footer)}
 .page-footer a{color:var(--footer)}
-${narrowSwaps}
+${drawingSwaps}
 @media (max-width:960px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
 @media (max-width:640px){
 .page{padding:20px 14px 28px}
@@ -130,7 +172,7 @@ h1{font-size:23px}
 .grid>.panel{grid-column:1/-1}
 .grid>.stat{grid-column:span 1}
 .panel{padding:14px}
-.has-narrow .chart-wide{display:none}
+.has-narrow .chart-wide,.has-narrow .chart-large,.has-narrow .chart-medium{display:none}
 .has-narrow .chart-narrow{display:block}
 .stat-value{font-size:26px}
 }

@@ -1,20 +1,28 @@
 import type { Panel } from '../../domain/dashboard-spec.js';
-import { columnTexts } from './format.js';
+import type { TableColumn } from '../../domain/spec-display.js';
+import { columnTexts, toNumber } from './format.js';
 
 export const MAX_TABLE_COLUMNS = 40;
 
 /** A timestamp that names its instant: an offset or Z, as JSON dates and timestamptz values carry. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/;
 
-export interface ShownColumn {
-  id: string;
-  label: string;
-}
+export type ShownColumn = TableColumn;
 
 /** The columns a table shows, in order: the spec's list with its labels, or every column under its name. */
 export function shownColumns(panel: Panel, all: readonly string[]): { columns: ShownColumn[]; cut: boolean } {
   const listed = panel.columns ?? all.map((id) => ({ id, label: id }));
   return { columns: listed.slice(0, MAX_TABLE_COLUMNS), cut: panel.columns === undefined && all.length > MAX_TABLE_COLUMNS };
+}
+
+/**
+ * Whether a column reads as numbers (right-aligned, formatted): every value a number or empty; with its own
+ * format, numeric text too, as PostgreSQL sends numeric and bigint values as strings.
+ */
+export function isNumberColumn(column: ShownColumn, values: readonly unknown[]): boolean {
+  return values.every(
+    (v) => v === null || v === undefined || typeof v === 'number' || typeof v === 'bigint' || (column.format !== undefined && typeof v === 'string' && toNumber(v) !== null),
+  );
 }
 
 const wallClocks = new Map<string, Intl.DateTimeFormat>();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parseDashboardSpec, type Panel, type ChartType } from '../../domain/dashboard-spec.js';
 import { categoryLabels, PALETTE, renderChart } from '../../adapters/render/charts.js';
 import { dashboardImageSvg } from '../../adapters/render/dashboard-image.js';
-import { chartWidth, PAGE_CSS } from '../../adapters/render/page-style.js';
+import { chartDrawings, chartWidth, PAGE_CSS } from '../../adapters/render/page-style.js';
 import { crowdedSpec, REGIONS, shareableSpec } from './render-fixture.js';
 
 const spec = shareableSpec();
@@ -90,12 +90,30 @@ describe('adapters: chart axes, labels and legends', () => {
     expect(image).to.not.match(/<script/i);
   });
 
-  it('swaps in the phone drawing by the figure\'s width: under 11/12 of the wide drawing, at most 480 px', () => {
+  it('swaps in the next drawing by the figure\'s width: under 11/12 of the one before, none shown past 1.5 times its width', () => {
     expect([5, 6, 12].map(chartWidth)).to.deep.equal([449, 550, 1154]);
     expect(PAGE_CSS).to.contain('.chart{margin:0;container-type:inline-size}');
-    expect(PAGE_CSS).to.contain('@container (max-width:411px){.span-5 .chart-wide{display:none}.span-5 .chart-narrow{display:block}}');
-    expect(PAGE_CSS).to.contain('@container (max-width:480px){.span-12 .chart-wide{display:none}.span-12 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.contain('@container (max-width:412px){.span-5 .chart-wide{display:none}.span-5 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.contain('@container (max-width:505px){.span-6 .chart-wide{display:none}.span-6 .chart-narrow{display:block}}');
+    expect(PAGE_CSS).to.contain(
+      '@container (max-width:1058px){.span-12 .chart-wide{display:none}.span-12 .chart-large{display:block}}' +
+        '@container (max-width:734px){.span-12 .chart-large{display:none}.span-12 .chart-medium{display:block}}' +
+        '@container (max-width:477px){.span-12 .chart-medium{display:none}.span-12 .chart-narrow{display:block}}',
+    );
     expect(PAGE_CSS).to.not.contain('.span-4 .chart-wide');
+    for (let span = 1; span <= 12; span++) {
+      const drawings = chartDrawings(span);
+      drawings.forEach((d, i) => {
+        if (i === 0) return;
+        const before = drawings[i - 1]!;
+        // Where a drawing takes over, the one before still shows its 12 px text at 11 px or more...
+        expect(d.below * 12 / before.width, `span ${span} ${before.kind}`).to.be.at.least(11);
+        // ...and this one, shown up to there, is never blown past 1.5 times its width.
+        expect(d.below / d.width, `span ${span} ${d.kind}`).to.be.at.most(1.5);
+      });
+    }
+    expect(chartDrawings(12).map((d) => d.kind)).to.deep.equal(['wide', 'large', 'medium', 'narrow']);
+    expect(chartDrawings(7).map((d) => d.kind)).to.deep.equal(['wide', 'medium', 'narrow']);
   });
 
   it('makes a pie drawing taller when its legend needs the room, keeping the ring its size', () => {

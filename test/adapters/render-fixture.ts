@@ -60,6 +60,10 @@ export function showcaseSpec(): DashboardSpec {
   });
 }
 
+/** Six months of MRR and churn, oldest first, for the tiles' compare and sparkline. */
+const MRR = [14_100, 15_020, 15_800, 16_100, 17_000, 18_250.5];
+const CHURN = [0.031, 0.028, 0.03, 0.022, 0.024, 0.021];
+
 export const REGIONS = ['North America', 'Europe', 'Latin America', 'Asia Pacific', 'Middle East & Africa'];
 
 /**
@@ -73,20 +77,21 @@ export function shareableSpec(): DashboardSpec {
     title: 'Subscriptions',
     timezone: 'Europe/Paris',
     data: {
-      kpis: [{ mrr: 18_250.5, churn: 0.021, customers: 1_204, plan: 'Growth' }],
+      // Latest month first, as a tile reads the first row; each row carries the month before for `compare`.
+      kpis: MRR.map((mrr, i) => ({ month: months[i]!, mrr, prev_mrr: MRR[i - 1] ?? null, churn: CHURN[i]!, prev_churn: CHURN[i - 1] ?? null, customers: 1_204 - (5 - i) * 40, plan: 'Growth' })).reverse(),
       regions: REGIONS.map((region, i) => ({ region, revenue: 184_000 - i * 31_500 })),
       monthly: months.map((month, i) => ({ month, revenue: 120_000 + i * 8_250, conversion: 2.1 + (i % 4) * 0.35 })),
       signups: days.map((day, i) => ({ day, signups: 40 + ((i * 17) % 23) })),
       fit: Array.from({ length: 30 }, (_, i) => ({ seats: 5 + i * 3, spend: 400 + i * 95 + (i % 5) * 60, plan: i % 2 ? 'Team' : 'Enterprise' })),
       accounts: [
-        { account: 'Internationalisation Consultants GmbH', region: 'Middle East & Africa', seats: 1_250, updated_at: '2025-03-30T00:30:00.000Z' },
-        { account: 'Acme', region: 'Europe', seats: 12, updated_at: '2025-07-14T09:05:00.000Z' },
-        { account: 'Globex', region: 'Latin America', seats: 48, updated_at: '2025-11-02T23:59:00.000Z' },
+        { account: 'Internationalisation Consultants GmbH', region: 'Middle East & Africa', seats: 1_250, arr: '152000.00', updated_at: '2025-03-30T00:30:00.000Z' },
+        { account: 'Acme', region: 'Europe', seats: 12, arr: '8400.50', updated_at: '2025-07-14T09:05:00.000Z' },
+        { account: 'Globex', region: 'Latin America', seats: 48, arr: null, updated_at: '2025-11-02T23:59:00.000Z' },
       ],
     },
     panels: [
-      { id: 'mrr', type: 'stat', title: 'MRR', query: 'kpis', value: 'mrr' },
-      { id: 'churn', type: 'stat', title: 'Churn', query: 'kpis', value: 'churn' },
+      { id: 'mrr', type: 'stat', title: 'MRR', query: 'kpis', value: 'mrr', compare: 'prev_mrr', sparkline: 'mrr' },
+      { id: 'churn', type: 'stat', title: 'Churn', query: 'kpis', value: 'churn', format: 'percent', compare: { column: 'prev_churn', good: 'down' }, sparkline: 'churn' },
       { id: 'mix', type: 'pie', title: 'Revenue by region', query: 'regions', x: 'region', y: 'revenue', width: 6 },
       { id: 'by-region', type: 'bar', title: 'Revenue by region', query: 'regions', x: 'region', y: 'revenue', x_title: 'Region', y_title: 'Revenue (EUR)', width: 6 },
       { id: 'trend', type: 'line', title: 'Revenue and conversion', query: 'monthly', x: 'month', y: ['revenue', 'conversion'], y2: ['conversion'], x_title: 'Month', y_title: 'Revenue (EUR)', width: 6 },
@@ -95,7 +100,8 @@ export function shareableSpec(): DashboardSpec {
       { id: 'notes', type: 'text', title: 'Notes', text: 'Revenue is **net of refunds**.', width: 6 },
       {
         id: 'accounts', type: 'table', title: 'Largest accounts', query: 'accounts',
-        columns: [{ id: 'account', label: 'Account' }, { id: 'region', label: 'Region' }, { id: 'seats', label: 'Seats' }, { id: 'updated_at', label: 'Last change' }],
+        columns: [{ id: 'account', label: 'Account' }, { id: 'region', label: 'Region' }, { id: 'seats', label: 'Seats' },
+          { id: 'arr', label: 'ARR', format: { type: 'currency', currency: 'EUR', decimals: 0 } }, { id: 'updated_at', label: 'Last change' }],
       },
     ],
   });

@@ -26,9 +26,30 @@ describe('adapters: table columns and time zones', () => {
     expect(headers(single(rows))).to.deep.equal(['a', 'b', 'c']);
   });
 
+  it('formats each listed column by its own format, over the panel\'s, numeric text included', () => {
+    const rows = [
+      { name: 'Acme', revenue: '18250.5', share: 0.4213, size: 1536, count: 12_345, note: 'n/a' },
+      { name: 'Globex', revenue: '900', share: null, size: 5 * 1024 ** 3, count: 7, note: '3' },
+    ];
+    const table = single(rows, {
+      format: 'compact',
+      columns: [
+        { id: 'name', label: 'Name' },
+        { id: 'revenue', label: 'Revenue', format: { type: 'currency', currency: 'EUR', decimals: 0 } },
+        { id: 'share', label: 'Share', format: 'percent' },
+        { id: 'size', format: 'bytes' },
+        { id: 'count' },
+        { id: 'note', format: 'number' },
+      ],
+    });
+    expect(headers(table)).to.deep.equal(['Name', 'Revenue', 'Share', 'size', 'count', 'note']);
+    expect(table).to.contain('<th scope="col" class="num">Revenue</th>');
+    expect(cells(table)).to.deep.equal(['Acme', '€18,251', '42.1%', '1.5 KiB', '12.3K', 'n/a', 'Globex', '€900', '—', '5 GiB', '7', '3']);
+  });
+
   it('shows instants on the spec zone\'s clocks, summer and winter, and names the zone in the header', () => {
     const table = tableOf(shareableSpec() as unknown as Record<string, unknown>);
-    expect(headers(table)).to.deep.equal(['Account', 'Region', 'Seats', 'Last change <span class="zone">(Europe/Paris)</span>']);
+    expect(headers(table)).to.deep.equal(['Account', 'Region', 'Seats', 'ARR', 'Last change <span class="zone">(Europe/Paris)</span>']);
     // 00:30Z on the night clocks go forward is 01:30 in Paris; July is UTC+2, November UTC+1.
     expect(cells(table).filter((c) => /^\d{4}-/.test(c!))).to.deep.equal(['2025-03-30 01:30', '2025-07-14 11:05', '2025-11-03 00:59']);
   });
@@ -54,7 +75,17 @@ describe('adapters: table columns and time zones in images', () => {
     const image = dashboardImageSvg(shareableSpec(), {}, { fallbackTitle: 'T', renderedAt: context.renderedAt, theme: 'light', panelId: 'accounts' })!;
     const words = [...image.svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(words).to.include.members(['Account', 'Seats', '2025-07-14 11:05']);
-    expect(words.some((w) => w!.startsWith('Last change (Europe/'))).to.equal(true); // cut to its column's width
+    expect(words.some((w) => w!.startsWith('Last change (Eur'))).to.equal(true); // cut to its column's width
     expect(words).to.not.include('updated_at');
+  });
+
+  it('draws column formats as the page does', () => {
+    const spec = parseDashboardSpec({
+      title: 'T', data: { d: [{ revenue: '18250.5', share: 0.4213 }] },
+      panels: [{ id: 't', type: 'table', query: 'd', columns: [{ id: 'revenue', format: { type: 'currency', currency: 'EUR', decimals: 0 } }, { id: 'share', format: 'percent' }] }],
+    });
+    const image = dashboardImageSvg(spec, {}, { fallbackTitle: 'T', renderedAt: context.renderedAt, theme: 'light', panelId: 't' })!;
+    const words = [...image.svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(words).to.include.members(['€18,251', '42.1%']);
   });
 });

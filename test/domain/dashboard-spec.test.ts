@@ -216,7 +216,7 @@ describe('domain: dashboard spec', () => {
 
     it('unknown panel keys, by name', () => {
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'text', text: 'x', colour: 'red' })))).to.equal(
-        'spec.panels[0] has unknown key "colour" (allowed: id, type, title, query, x, y, series, value, text, width, x_title, y_title, y2, columns, format)',
+        'spec.panels[0] has unknown key "colour" (allowed: id, type, title, query, x, y, series, value, text, width, x_title, y_title, y2, columns, format, compare, sparkline)',
       );
     });
 
@@ -251,7 +251,7 @@ describe('domain: dashboard spec', () => {
         'spec.panels[0].query does not apply to a text panel: a text panel takes only `text` (markdown)',
       );
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'table', query: 'sales', x: 'month' })))).to.equal(
-        'spec.panels[0].x does not apply to a table panel: a table panel takes `query` and optionally `columns` ([{ id, label }])',
+        'spec.panels[0].x does not apply to a table panel: a table panel takes `query` and optionally `columns` ([{ id, label, format }])',
       );
       expect(message(() => parseDashboardSpec(withPanel({ id: 'a', type: 'pie', query: 'sales', x: 'month', y: 'total', series: 'region' })))).to.equal(
         'spec.panels[0].series does not apply to a pie panel: a pie panel takes `x` (slice labels) and `y` (slice sizes), not `series`',

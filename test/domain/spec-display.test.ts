@@ -16,6 +16,11 @@ describe('domain: spec display fields (axis titles, y2, table columns, time zone
     const table = parse({ type: 'table', columns: [{ id: 'region', label: 'Region' }, { id: 'updated_at' }] }).panels[0]!;
     expect(table.columns).to.deep.equal([{ id: 'region', label: 'Region' }, { id: 'updated_at', label: 'updated_at' }]);
     expect(panelColumnRefs(table)).to.deep.equal([['columns[0].id', 'region'], ['columns[1].id', 'updated_at']]);
+    const formatted = parse({ type: 'table', columns: [{ id: 'revenue', label: 'Revenue', format: { type: 'currency', currency: 'eur', decimals: 0 } }, { id: 'orders', format: 'compact' }] }).panels[0]!;
+    expect(formatted.columns).to.deep.equal([
+      { id: 'revenue', label: 'Revenue', format: { type: 'currency', currency: 'EUR', decimals: 0 } },
+      { id: 'orders', label: 'orders', format: { type: 'compact' } },
+    ]);
     expect(parse({ type: 'scatter', x: 'revenue', y: 'orders', x_title: 'Revenue' }).panels[0]!.x_title).to.equal('Revenue');
   });
 
@@ -49,14 +54,20 @@ describe('domain: spec display fields (axis titles, y2, table columns, time zone
       'spec.panels[0].columns does not apply to a line panel: a line panel draws `x` and `y`; `columns` labels a table\'s headers',
     );
     expect(message(() => parse({ type: 'table', y_title: 'x' }))).to.equal(
-      'spec.panels[0].y_title does not apply to a table panel: a table panel takes `query` and optionally `columns` ([{ id, label }])',
+      'spec.panels[0].y_title does not apply to a table panel: a table panel takes `query` and optionally `columns` ([{ id, label, format }])',
     );
   });
 
   it('refuses malformed table columns and labels by field', () => {
     expect(message(() => parse({ type: 'table', columns: [] }))).to.equal('spec.panels[0].columns must be a non-empty list of { "id": "<column>", "label": "<header>" } (got array)');
     expect(message(() => parse({ type: 'table', columns: ['region'] }))).to.equal('spec.panels[0].columns[0] must be an object { "id": "<column>", "label": "<header>" } (got "region")');
-    expect(message(() => parse({ type: 'table', columns: [{ id: 'region', format: 'number' }] }))).to.equal('spec.panels[0].columns[0] has unknown key "format" (allowed: id, label)');
+    expect(message(() => parse({ type: 'table', columns: [{ id: 'region', width: 3 }] }))).to.equal('spec.panels[0].columns[0] has unknown key "width" (allowed: id, label, format)');
+    expect(message(() => parse({ type: 'table', columns: [{ id: 'region' }, { id: 'revenue', format: 'money' }] }))).to.equal(
+      'spec.panels[0].columns[1].format must be one of number, percent, currency, bytes, duration, compact (got "money")',
+    );
+    expect(message(() => parse({ type: 'table', columns: [{ id: 'revenue', format: { type: 'currency' } }] }))).to.equal(
+      'spec.panels[0].columns[0].format.currency must be a three-letter ISO 4217 code such as "EUR" for a currency format (got undefined)',
+    );
     expect(message(() => parse({ type: 'table', columns: [{ id: 'region' }, { id: 'region' }] }))).to.equal('spec.panels[0].columns lists column "region" twice');
     expect(message(() => parse({ type: 'table', columns: [{ id: 'nope' }] }))).to.equal(
       'spec.panels[0].columns[0].id "nope" is not a column of spec.data.sales (columns: month, revenue, orders, region, updated_at)',

@@ -4,6 +4,7 @@ import { MAX_LABEL_CHARS, MAX_LISTED_COLUMNS } from '../../../../domain/spec-dis
 import { ALERT_OPERATORS, ALERT_ROWS, MAX_ALERT_MESSAGE_CHARS, MAX_ALERTS } from '../../../../domain/spec-alerts.js';
 import { MAX_OPTIONS, MAX_PARAMS, MAX_PATTERN, ONLY, PARAM_ID, PARAM_TYPES, type ParamType } from '../../../../domain/spec-params.js';
 import { FORMAT_TYPES } from '../../../../domain/number-format.js';
+import { GOOD_DIRECTIONS } from '../../../../domain/spec-stat.js';
 import type { JsonSchema } from './arguments.js';
 
 /**
@@ -14,6 +15,25 @@ import type { JsonSchema } from './arguments.js';
 
 const ID = { type: 'string', pattern: ID_PATTERN.source };
 const COLUMN = { type: 'string', minLength: 1 };
+
+const FORMAT: JsonSchema = {
+  anyOf: [
+    { enum: [...FORMAT_TYPES] },
+    {
+      type: 'object',
+      properties: {
+        type: { enum: [...FORMAT_TYPES] },
+        currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; the currency type only.' },
+        decimals: { type: 'integer', minimum: 0, maximum: 6 },
+        prefix: { type: 'string', maxLength: 16 },
+        suffix: { type: 'string', maxLength: 16 },
+      },
+      required: ['type'],
+      additionalProperties: false,
+    },
+  ],
+  description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
+};
 
 const PANEL_FIELDS: Record<string, JsonSchema> = {
   id: { ...ID, description: 'Stable id of the panel, unique in the spec; later changes address the panel by it.' },
@@ -28,24 +48,15 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
   series: { ...COLUMN, description: 'Column whose values split the rows into one series each.' },
   value: { ...COLUMN, description: 'Column of the number shown; the first row is used.' },
   text: { type: 'string', minLength: 1, maxLength: MAX_TEXT_CHARS, description: 'Markdown shown as is (no HTML).' },
-  format: {
+  format: FORMAT,
+  compare: {
     anyOf: [
-      { enum: [...FORMAT_TYPES] },
-      {
-        type: 'object',
-        properties: {
-          type: { enum: [...FORMAT_TYPES] },
-          currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; the currency type only.' },
-          decimals: { type: 'integer', minimum: 0, maximum: 6 },
-          prefix: { type: 'string', maxLength: 16 },
-          suffix: { type: 'string', maxLength: 16 },
-        },
-        required: ['type'],
-        additionalProperties: false,
-      },
+      COLUMN,
+      { type: 'object', properties: { column: COLUMN, good: { enum: [...GOOD_DIRECTIONS], description: 'Which way is an improvement (default up).' } }, required: ['column'], additionalProperties: false },
     ],
-    description: 'How the numbers read: percent reads a ratio (0.021 is 2.1 %), duration reads seconds, bytes uses KiB/MiB.',
+    description: 'Column of the same first row holding the previous value: the tile shows the change with an arrow, coloured by whether it moved the good way.',
   },
+  sparkline: { ...COLUMN, description: 'Column drawn as a small trend line under the value, from the last row to the first (the tile shows the first row, so order the latest first).' },
   x_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title under the x axis.' },
   y_title: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Title beside the y axis.' },
   y2: {
@@ -56,11 +67,15 @@ const PANEL_FIELDS: Record<string, JsonSchema> = {
     type: 'array', minItems: 1, maxItems: MAX_LISTED_COLUMNS,
     items: {
       type: 'object',
-      properties: { id: { ...COLUMN, description: 'Column of the query.' }, label: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Header shown (default: the column name).' } },
+      properties: {
+        id: { ...COLUMN, description: 'Column of the query.' },
+        label: { type: 'string', maxLength: MAX_LABEL_CHARS, description: 'Header shown (default: the column name).' },
+        format: { ...FORMAT, description: 'How this column\'s numbers read, over the panel\'s format.' },
+      },
       required: ['id'],
       additionalProperties: false,
     },
-    description: 'The columns shown, in order, with their header labels (default: every column, headed by its name).',
+    description: 'The columns shown, in order, with their header labels and number formats (default: every column, headed by its name).',
   },
 };
 
