@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../../domain/html.js';
+import { previewTagsLine } from '../../domain/link-preview.js';
 import type { Visibility } from '../../domain/metadata.js';
 import { PARAM_FORM_START } from '../../domain/param-values.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING, type ImageTheme } from '../../domain/page-theme.js';
@@ -9,17 +10,33 @@ import type { FileBytes } from './hosting-catalog.js';
 /** Bytes of variants kept; a variant is derived from immutable bytes named by their ETag, so it never goes stale. */
 const VARIANT_BUDGET_BYTES = 32 * 1024 * 1024;
 
+/** How one answer shows a dashboard's page. */
+export interface PageView {
+  visibility: Visibility;
+  /** The theme the URL pins (`?theme=`), for a spec page. */
+  theme?: ImageTheme;
+  /** What a public page published as a body is previewed as: the tags added name it (decision 0231). */
+  preview?: { subdomain: string; slug: string; name: string; contentType: string };
+}
+
 /**
- * A spec page as one answer shows it: without link-preview tags unless public (a private page gives no
- * preview data), and pinned to `theme` when the URL asks; each variant has its own ETag. Variants are made
- * once per file and kept, so a page behind a share link or a sign-in costs no copy per request.
+ * A dashboard's page as one answer shows it, each variant under its own ETag: a spec page without its
+ * link-preview tags unless public (a private page gives no preview data) and pinned to the URL's theme; a
+ * public body page with preview tags added when it has none of its own. Variants are made once per file
+ * and kept, so no answer copies a page per request.
  */
 export class PageVariants {
-  private readonly made = new BoundedCache<FileBytes>({ capacity: VARIANT_BUDGET_BYTES, ttlMs: Infinity, cost: (f) => f.body.byteLength });
+  private readonly made = new BoundedCache<FileBytes | null>({ capacity: VARIANT_BUDGET_BYTES, ttlMs: Infinity, cost: (f) => (f ? f.body.byteLength : 64) });
 
-  of(file: FileBytes, visibility: Visibility, theme?: ImageTheme): FileBytes {
-    const hidePreview = visibility !== 'public';
-    if ((!hidePreview && theme === undefined) || !isSpecPage(file.body)) return file;
+  constructor(private readonly pageUrl: (subdomain: string, slug: string) => string) {}
+
+  of(file: FileBytes, view: PageView): FileBytes {
+    if (isSpecPage(file.body)) return this.specVariant(file, view.visibility !== 'public', view.theme);
+    return view.visibility === 'public' && view.preview ? this.previewed(file, view.preview) : file;
+  }
+
+  private specVariant(file: FileBytes, hidePreview: boolean, theme: ImageTheme | undefined): FileBytes {
+    if (!hidePreview && theme === undefined) return file;
     const key = `${file.etag}|${hidePreview ? 'private' : ''}|${theme ?? ''}`;
     const kept = this.made.get(key, 0);
     if (kept) return kept;
@@ -35,6 +52,27 @@ export class PageVariants {
     const variant = { body, etag };
     this.made.set(key, variant, 0);
     return variant;
+  }
+
+  /** Everything the tags are made of is in the key, so the hot path only looks the variant up (null: bytes kept). */
+  private previewed(file: FileBytes, preview: NonNullable<PageView['preview']>): FileBytes {
+    if (!preview.contentType.startsWith('text/html')) return file;
+    const key = `${file.etag}|preview|${preview.subdomain}\n${preview.slug}\n${preview.name}`;
+    let known = this.made.get(key, 0);
+    if (known === undefined) {
+      known = this.previewVariant(file, preview);
+      this.made.set(key, known, 0);
+    }
+    return known ?? file;
+  }
+
+  /** The page with the tags added, under an ETag that names them; null when it keeps its own bytes. */
+  private previewVariant(file: FileBytes, preview: NonNullable<PageView['preview']>): FileBytes | null {
+    const url = this.pageUrl(preview.subdomain, preview.slug);
+    const line = previewTagsLine({ title: preview.name, description: `Dashboard by ${preview.subdomain}`, url, imageWidth: 1200, imageHeight: 630 });
+    if (line === '' || hasOwnPreviewTags(file.body)) return null;
+    const body = withPreviewTags(file.body, line);
+    return body && { body, etag: variantEtag(file.etag, `preview-${createHash('sha256').update(line).digest('hex').slice(0, 16)}`) };
   }
 }
 

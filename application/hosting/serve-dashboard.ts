@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { previewTagsLine } from '../../domain/link-preview.js';
 import type { Visibility } from '../../domain/metadata.js';
-import { BoundedCache } from '../../shared/bounded-cache.js';
 import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
 import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
-import { hasOwnPreviewTags, hasParamForm, isSpecPage, PageVariants, variantEtag, withPreviewTags } from './page-variants.js';
+import { hasParamForm, PageVariants } from './page-variants.js';
 import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
 import { ParamPages } from './param-pages.js';
@@ -63,8 +60,8 @@ const SLUG = /^[a-z0-9-]{1,64}$/;
 const FILENAME = new RegExp(`^[a-z0-9._-]{1,${FILENAME_MAX_LENGTH}}$`);
 const NOT_FOUND: HostingOutcome = { kind: 'not_found' };
 const NOT_FOUND_ACCESS = { kind: 'not_found' } as const;
-/** Budget of the public body pages kept with preview tags added (null: the page has its own, served as it is). */
-const PREVIEWED_BYTES = 32 * 1024 * 1024;
+
+const previewOf = (site: Site, dashboard: DashboardRecord, contentType: string) => ({ subdomain: site.subdomain, slug: dashboard.slug, name: dashboard.name, contentType });
 
 /** A request let in to a dashboard: the files it may see and the version they belong to. */
 export interface Access {
@@ -85,8 +82,6 @@ export interface Access {
  */
 @injectable()
 export class ServeDashboard {
-  private readonly previewed = new BoundedCache<FileBytes | null>({ capacity: PREVIEWED_BYTES, ttlMs: Infinity, cost: (file) => (file ? file.body.byteLength : 64) });
-
   constructor(
     @inject(HostingCatalog) private readonly catalog: HostingCatalog,
     @inject(ViewerAccess) private readonly viewers: ViewerAccess,
@@ -95,7 +90,7 @@ export class ServeDashboard {
     @inject(DashboardAddresses) private readonly addresses: DashboardAddresses,
   ) {}
 
-  private readonly variants = new PageVariants();
+  private readonly variants = new PageVariants((subdomain, slug) => this.addresses.pageUrl(subdomain, slug));
 
   async execute(request: HostingRequest): Promise<HostingOutcome> {
     const site = await this.catalog.site(request.subdomain);
@@ -175,7 +170,7 @@ export class ServeDashboard {
     }
     return {
       kind: 'file',
-      ...(page ? this.variants.of(this.withPreview(site, dashboard, file, entry.contentType, visibility), visibility, theme) : file),
+      ...(page ? this.variants.of(file, { visibility, theme, preview: previewOf(site, dashboard, entry.contentType) }) : file),
       contentType: entry.contentType,
       visibility,
       dashboardId: dashboard.id,
@@ -217,38 +212,13 @@ export class ServeDashboard {
     const page = name === DEFAULT_FILENAME;
     return {
       kind: 'file',
-      ...(!page ? file : visibility === 'public' ? this.withPreview(site, found.dashboard, file, entry.contentType, visibility) : this.variants.of(file, visibility)),
+      ...(page ? this.variants.of(file, { visibility, preview: previewOf(site, found.dashboard, entry.contentType) }) : file),
       contentType: entry.contentType,
       visibility,
       dashboardId: found.dashboard.id,
       page,
       ...(shareLinkId === undefined ? {} : { shareLinkId }),
     };
-  }
-
-  /**
-   * A public page published as a body, with link-preview tags (its card as the image) when it has none of its
-   * own; every other page as it is (docs/decisions/0231-body-page-previews.md). Synchronous, for `peek`.
-   */
-  private withPreview(site: Site, dashboard: DashboardRecord, file: FileBytes, contentType: string, visibility: Visibility): FileBytes {
-    if (visibility !== 'public' || !contentType.startsWith('text/html') || isSpecPage(file.body)) return file;
-    // Everything the tags are made of is in the key, so the hot path only looks the variant up.
-    const key = `${file.etag}\n${site.subdomain}\n${dashboard.slug}\n${dashboard.name}`;
-    let known = this.previewed.get(key, 0);
-    if (known === undefined) {
-      known = this.previewVariant(site, dashboard, file);
-      this.previewed.set(key, known, 0);
-    }
-    return known ?? file;
-  }
-
-  /** The page with the tags added, under an ETag that names them; null when it keeps its own bytes. */
-  private previewVariant(site: Site, dashboard: DashboardRecord, file: FileBytes): FileBytes | null {
-    const url = this.addresses.pageUrl(site.subdomain, dashboard.slug);
-    const line = previewTagsLine({ title: dashboard.name, description: `Dashboard by ${site.subdomain}`, url, imageWidth: 1200, imageHeight: 630 });
-    if (line === '' || hasOwnPreviewTags(file.body)) return null;
-    const body = withPreviewTags(file.body, line);
-    return body && { body, etag: variantEtag(file.etag, `preview-${createHash('sha256').update(line).digest('hex').slice(0, 16)}`) };
   }
 
   /**
