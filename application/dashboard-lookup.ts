@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors.js';
 import { ownerOf, type OwnerRef, type Target } from '../domain/scope.js';
-import type { DashboardReads, DashboardRecord, DashboardStore, VersionRecord, VersionSummary } from './ports/dashboard-store.js';
+import type { DashboardReads, DashboardRecord, DashboardStore, VersionOutline, VersionRecord, VersionSummary } from './ports/dashboard-store.js';
 
 /** The spec's text for the slug-keyed readers, on workspace targets too. */
 export const noDashboardInAccount = (slug: string) => new DomainError('not_found', `No dashboard named "${slug}" in your account`);
@@ -56,6 +56,11 @@ export function loadDashboard(...lookup: Lookup): Promise<Loaded> {
  */
 export function loadSummary(...lookup: Lookup): Promise<Omit<Loaded, 'current'> & { current: VersionSummary }> {
   return withCurrent(lookup, (reads, dashboard) => reads.getVersionSummary(dashboard.id, dashboard.currentVersionId));
+}
+
+/** `loadSummary` with the spec's parameters read in the same statement (get_dashboard lists them). */
+export function loadOutline(...lookup: Lookup): Promise<Omit<Loaded, 'current'> & { current: VersionOutline }> {
+  return withCurrent(lookup, (reads, dashboard) => reads.getVersionOutline(dashboard.id, dashboard.currentVersionId));
 }
 
 async function withCurrent<V>(

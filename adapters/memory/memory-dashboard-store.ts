@@ -15,6 +15,7 @@ import type {
   PublishDecision,
   PublishState,
   StoredFile,
+  VersionOutline,
   VersionRecord,
   VersionSummary,
 } from '../../application/ports/dashboard-store.js';
@@ -105,6 +106,11 @@ class MemoryReads implements DashboardReads {
   async getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null> {
     const version = await this.getVersion(dashboardId, versionId);
     return version && summaryOf(version);
+  }
+
+  async getVersionOutline(dashboardId: string, versionId: string): Promise<VersionOutline | null> {
+    const version = await this.getVersion(dashboardId, versionId);
+    return version && { ...summaryOf(version), params: (version.spec as { params?: unknown } | null)?.params ?? null };
   }
 
   async listVersions(dashboardId: string): Promise<VersionRecord[]> {

@@ -60,6 +60,9 @@ export const VERSION_SUMMARIES_SQL = `SELECT ${SUMMARY_COLUMNS} FROM dashboard_v
 /** One version without its spec. `$1` the version, `$2` its dashboard. */
 export const VERSION_SUMMARY_SQL = `SELECT ${SUMMARY_COLUMNS} FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid`;
 
+/** One version without its spec but with its parameters (`->` reads them in the database). `$1` the version, `$2` its dashboard. */
+export const VERSION_OUTLINE_SQL = `SELECT ${SUMMARY_COLUMNS}, spec->'params' AS params FROM dashboard_versions WHERE id = $1::uuid AND dashboard_id = $2::uuid`;
+
 export function toVersionSummary(row: Row, dashboardId: string): VersionSummary {
   return {
     id: row.id as string,

@@ -18,6 +18,7 @@ import type {
   PublishState,
   PublishWrite,
   StoredFile,
+  VersionOutline,
   VersionRecord,
   VersionSummary,
 } from '../../application/ports/dashboard-store.js';
@@ -29,6 +30,7 @@ import {
   toListed,
   toPublishState,
   toVersionSummary,
+  VERSION_OUTLINE_SQL,
   VERSION_SUMMARIES_SQL,
   VERSION_SUMMARY_SQL,
 } from './dashboard-sql.js';
@@ -114,6 +116,12 @@ class TypeormReads implements DashboardReads {
     if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
     const [row] = await this.manager.query<Record<string, unknown>[]>(VERSION_SUMMARY_SQL, [versionId, dashboardId]);
     return row ? toVersionSummary(row, dashboardId) : null;
+  }
+
+  async getVersionOutline(dashboardId: string, versionId: string): Promise<VersionOutline | null> {
+    if (!isUuid(dashboardId) || !isUuid(versionId)) return null;
+    const [row] = await this.manager.query<Record<string, unknown>[]>(VERSION_OUTLINE_SQL, [versionId, dashboardId]);
+    return row ? { ...toVersionSummary(row, dashboardId), params: row.params ?? null } : null;
   }
 
   async listVersions(dashboardId: string): Promise<VersionRecord[]> {

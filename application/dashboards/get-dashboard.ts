@@ -7,7 +7,7 @@ import { DashboardStore, type DashboardRecord, type Manifest, type VersionRecord
 import type { Principal } from '../ports/token-verifier.js';
 import { ScopeResolver } from '../scope-resolver.js';
 import { ServedFiles } from '../hosting/served-files.js';
-import { loadDashboard, loadSummary, noDashboardInAccount, type DashboardRef } from '../dashboard-lookup.js';
+import { loadDashboard, loadOutline, noDashboardInAccount, type DashboardRef } from '../dashboard-lookup.js';
 import type { DashboardSpec } from '../../domain/dashboard-spec.js';
 import type { SpecSummary } from '../../domain/spec-summary.js';
 import { SpecSummaries } from './spec-summaries.js';
@@ -95,8 +95,8 @@ export class GetDashboard {
     const slug = validateSlug(query.slug);
     const includeBody = parseIncludeBody(query.includeBody);
     const withSpec = query.summary === true;
-    // The spec (maybe megabytes) is read only for a summary.
-    const load = withSpec ? loadDashboard : loadSummary;
+    // The spec (maybe megabytes) is read only for a summary; otherwise its parameters come with the version.
+    const load = withSpec ? loadDashboard : loadOutline;
     const { dashboard, current, viaAlias } = await load(this.store, target, slug, noDashboardInAccount(slug), true);
     const bodyFile = pickFilename(query.filename, current.files);
     const found: DashboardFound = {
@@ -107,15 +107,9 @@ export class GetDashboard {
       body: includeBody ? await readBody(this.store, (await this.served.manifest(dashboard, current)) ?? current.files, bodyFile) : null,
       params: [],
     };
-    // A summary has the spec at hand; otherwise it is read only for a spec version, to list its parameters.
-    const spec = 'spec' in current ? (current.spec as DashboardSpec | null) : undefined;
-    const isSpec = 'kind' in current ? current.kind === 'spec' : spec !== null;
-    if (isSpec) found.params = spec ? storedParams(spec) : await this.params(dashboard.id, current.id);
+    const spec = 'spec' in current ? (current.spec as DashboardSpec | null) : null;
+    found.params = storedParams('params' in current ? { params: current.params } : spec);
     if (withSpec) found.summary = spec ? await this.summaries.summarize(dashboard, current, spec) : null;
     return found;
-  }
-
-  private async params(dashboardId: string, versionId: string): Promise<SpecParam[]> {
-    return storedParams((await this.store.getVersion(dashboardId, versionId))?.spec);
   }
 }

@@ -48,6 +48,11 @@ export interface VersionSummary extends Omit<VersionRecord, 'spec'> {
   refreshable: boolean;
 }
 
+/** A version summary with the spec's `params` as stored (null for a body version or a spec without them). */
+export interface VersionOutline extends VersionSummary {
+  params: unknown;
+}
+
 export interface AliasRecord {
   owner: OwnerRef;
   slug: string;
@@ -127,6 +132,8 @@ export interface DashboardReads {
   getVersion(dashboardId: string, versionId: string): Promise<VersionRecord | null>;
   /** One version without its spec (what the host serves from, what a dashboard's answer shows); null as `getVersion`. */
   getVersionSummary(dashboardId: string, versionId: string): Promise<VersionSummary | null>;
+  /** `getVersionSummary` with the spec's parameters, in the same read: what get_dashboard shows. */
+  getVersionOutline(dashboardId: string, versionId: string): Promise<VersionOutline | null>;
   /** All versions of the dashboard, the current one included, newest (highest seq) first. */
   listVersions(dashboardId: string): Promise<VersionRecord[]>;
   getFile(sha256: string): Promise<Uint8Array | null>;

@@ -35,6 +35,8 @@ function version(dashboardId: string, seq: number, extra: Partial<VersionRecord>
 }
 
 /** The behaviour every DashboardStore adapter must share; run once per adapter. */
+const summary = ({ spec, ...rest }: VersionRecord) => ({ ...rest, kind: spec === null ? 'body' : 'spec', refreshable: isRefreshableSpec(spec) });
+
 export function describeDashboardStoreContract(name: string, makeStore: () => Promise<DashboardStoreHarness>): void {
   describe(`DashboardStore contract (${name})`, () => {
     let harness: DashboardStoreHarness;
@@ -140,7 +142,6 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect(await store.getVersion(record.id, third.id)).to.deep.equal(third);
       expect(await store.getVersion(randomUUID(), third.id)).to.equal(null);
       expect(await store.getVersion(record.id, randomUUID())).to.equal(null);
-      const summary = ({ spec, ...rest }: VersionRecord) => ({ ...rest, kind: spec === null ? 'body' : 'spec', refreshable: isRefreshableSpec(spec) });
       expect(await store.listVersionSummaries(record.id)).to.deep.equal([third, second, first].map(summary));
       expect(await store.listVersionSummaries(randomUUID())).to.deep.equal([]);
       expect(await store.listVersionSummaries('not-a-uuid')).to.deep.equal([]);
@@ -165,6 +166,23 @@ export function describeDashboardStoreContract(name: string, makeStore: () => Pr
       expect((await store.listVersions(record.id)).map((v) => v.id)).to.deep.equal([second.id]);
       await store.transaction(owner, (tx) => tx.deleteVersions([]));
       expect(await store.listVersions(record.id)).to.have.length(1);
+    });
+
+    it('reads a version outline: its summary with the spec\'s stored parameters, null for a body or a spec without them', async () => {
+      const owner = user();
+      const { record, first } = await publish(owner, 'outline');
+      const params = [{ id: 'region', type: 'select', label: 'Region', options: ['North', 'South'], default: 'North' }];
+      const withParams = version(record.id, 2, { spec: { title: 'T', params, panels: [{ id: 'p', type: 'text', text: 'hi' }] } });
+      const without = version(record.id, 3, { spec: { title: 'T', panels: [{ id: 'p', type: 'text', text: 'hi' }] } });
+      await store.transaction(owner, async (tx) => {
+        await tx.insertVersion(withParams);
+        await tx.insertVersion(without);
+      });
+      expect(await store.getVersionOutline(record.id, withParams.id)).to.deep.equal({ ...summary(withParams), params });
+      expect(await store.getVersionOutline(record.id, without.id)).to.deep.equal({ ...summary(without), params: null });
+      expect(await store.getVersionOutline(record.id, first.id)).to.deep.equal({ ...summary(first), params: null });
+      expect(await store.getVersionOutline(randomUUID(), withParams.id)).to.equal(null);
+      expect(await store.getVersionOutline(record.id, 'not-a-uuid')).to.equal(null);
     });
 
     it('inserts, finds, deletes and moves aliases; deleting a dashboard takes its versions and aliases', async () => {

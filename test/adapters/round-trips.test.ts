@@ -153,6 +153,12 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     const got = await counted(() => app.container.get(GetDashboard).execute(ada, { slug: 'read-once', includeBody: true }));
     expect(got.result.body?.content).to.equal('<h1>once</h1>');
     expect(versionReads(got.statements), got.statements.join('\n')).to.have.length(1);
+    // A spec dashboard lists its parameters from that same read, never a second one for the spec.
+    const params = [{ id: 'n', type: 'number', default: 1 }];
+    await publish({ path: 'read-once-spec', spec: { title: 'P', queries: { q: { sql: 'SELECT :n AS v' } }, params, panels: [{ id: 't', type: 'stat', query: 'q', value: 'v' }] } });
+    const spec = await counted(() => app.container.get(GetDashboard).execute(ada, { slug: 'read-once-spec' }));
+    expect(spec.result.params.map((p) => p.id)).to.deep.equal(['n']);
+    expect(versionReads(spec.statements), spec.statements.join('\n')).to.have.length(1);
     const read = await counted(() => app.container.get(DashboardResources).read(ada, 'ada-trips', 'read-once'));
     expect(read.result.body.content).to.equal('<h1>once</h1>');
     expect(versionReads(read.statements), read.statements.join('\n')).to.have.length(1);
