@@ -164,6 +164,19 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
     expect(versionReads(read.statements), read.statements.join('\n')).to.have.length(1);
   });
 
+  it('reads a rendered data.json once for summaries: its columns are kept by content hash', async () => {
+    const params = [{ id: 'n', type: 'number', default: 1 }];
+    await publish({ path: 'summary-once', spec: { title: 'S', queries: { q: { sql: 'SELECT :n AS v' } }, params, panels: [{ id: 't', type: 'stat', query: 'q', value: 'v' }] } });
+    const fileReads = (statements: string[]) => statements.filter((s) => /\bdashboard_files\b|"FileEntity"/.test(s));
+    const summarized = () => counted(() => app.container.get(GetDashboard).execute(ada, { slug: 'summary-once', summary: true }));
+    const first = await summarized();
+    expect(fileReads(first.statements), first.statements.join('\n')).to.have.length(1);
+    const again = await summarized();
+    expect(again.result.summary).to.deep.equal(first.result.summary);
+    expect(JSON.stringify(again.result.summary)).to.include('"v"');
+    expect(fileReads(again.statements), again.statements.join('\n')).to.have.length(0);
+  });
+
   it('looks the warehouse connection of a spec publish up once, though the spec runs on it', async () => {
     warehouse = await createTestWarehouse();
     await seedSales(warehouse.adminUrl);
