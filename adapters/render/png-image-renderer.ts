@@ -4,10 +4,12 @@ import type { DashboardSpec, Row } from '../../domain/dashboard-spec.js';
 import type { CardContext, ImageContext, ImageRenderer } from '../../application/ports/image-renderer.js';
 
 const require = createRequire(import.meta.url);
-/** The font ships in an npm package, so text is drawn the same on every machine, with no system fonts read. */
-export const IMAGE_FONT_FILES = ['400Regular/Inter_400Regular.ttf', '600SemiBold/Inter_600SemiBold.ttf', '700Bold/Inter_700Bold.ttf'].map((file) =>
-  require.resolve(`@expo-google-fonts/inter/${file}`),
-);
+/** The font ships in an npm package, so text is drawn the same on every machine, with no system fonts read; each path is written out whole so dependency checkers see the package used. */
+export const IMAGE_FONT_FILES = [
+  require.resolve('@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'),
+  require.resolve('@expo-google-fonts/inter/600SemiBold/Inter_600SemiBold.ttf'),
+  require.resolve('@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'),
+];
 
 type Modules = [typeof import('./dashboard-image.js'), typeof import('@resvg/resvg-js')];
 
