@@ -6,7 +6,7 @@ import type { ChartType, Panel, Row } from '../../domain/dashboard-spec.js';
 import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
-import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
+import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, drawingFontSize } from './page-style.js';
 import { cartesianHover, hoverNumber, scatterHover, withHoverTitles, type Hover } from './hover-titles.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
@@ -76,7 +76,7 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
 
 /** Phone drawings are shown near their drawn size, so a point larger keeps their text at 11 px or more once scaled. */
 export function chartFontSize(size: ChartSize): number {
-  return size.width < 480 ? 13 : 12;
+  return drawingFontSize(size.width);
 }
 
 /** Fixed pixel sizes become a viewBox-only SVG that CSS scales to its panel. */
@@ -360,23 +360,50 @@ function formatShare(percent: number): string {
   return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`;
 }
 
-/** ECharts measures text narrower than browsers draw it, so its wrapping width keeps a fifth in hand. */
 /** The ring's inner and outer radius: within the 62 % left of the legend, and 72 % of the asked height. */
 const pieRadius = (size: ChartSize) => {
   const outer = Math.min(size.width * 0.31 - 8, size.height * 0.36);
   return [outer * 0.58, outer];
 };
 
+/** ECharts measures text narrower than browsers draw it, so its wrapping width keeps a fifth in hand. */
 const pieLegendWidth = (size: ChartSize) => Math.floor((size.width * 0.38 - 24) * 0.8);
+/** Beside the ring, a legend narrower than this would break words; the drawing stacks the legend under the ring. */
+const MIN_SIDE_LEGEND = 60;
+/** A stacked pie's ring, legend width (the whole drawing less margins and the marker) and where its legend starts. */
+const stackedPie = (size: ChartSize) => {
+  const outer = Math.round(Math.min(size.width, size.height) * 0.3);
+  return { outer, centre: 12 + outer, legendTop: 2 * outer + 28, legendWidth: Math.floor((size.width - 46) * 0.8) };
+};
 
-/** The pie legend's height with its entries wrapped at its width (2 em more for a wrapped one: breaking at spaces loses room). */
-function pieLegendHeight(entries: readonly string[], size: ChartSize): number {
+/** The pie legend's height with its entries wrapped at `room` (2 em more for a wrapped one: breaking at spaces loses room). */
+function pieLegendHeight(entries: readonly string[], size: ChartSize, room: number): number {
   const fontSize = chartFontSize(size);
-  const room = pieLegendWidth(size);
   return entries.reduce((sum, text) => {
     const lines = Math.ceil((labelWidth(text, fontSize) + (labelWidth(text, fontSize) > room ? fontSize * 2 : 0)) / room);
     return sum + lines * (fontSize + 3) + 10;
   }, 0);
+}
+
+/** Where the ring and its legend go: side by side, or, in drawings too narrow for that, the legend under the ring. */
+function pieLayout(entries: readonly string[], size: ChartSize) {
+  const legend = { orient: 'vertical', icon: 'circle', itemWidth: 9, itemHeight: 9, itemGap: 10 };
+  const lineHeight = chartFontSize(size) + 3;
+  if (pieLegendWidth(size) >= MIN_SIDE_LEGEND) {
+    const room = pieLegendWidth(size);
+    return {
+      height: Math.max(size.height, pieLegendHeight(entries, size, room) + 24),
+      legend: { ...legend, left: '62%', top: 'middle', textStyle: { color: INK, width: room, overflow: 'break', lineHeight } },
+      // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
+      ring: { radius: pieRadius(size).map(Math.round), center: ['31%', '50%'] },
+    };
+  }
+  const { outer, centre, legendTop, legendWidth } = stackedPie(size);
+  return {
+    height: Math.max(size.height, legendTop + pieLegendHeight(entries, size, legendWidth) + 12),
+    legend: { ...legend, left: 16, top: legendTop, textStyle: { color: INK, width: legendWidth, overflow: 'break', lineHeight } },
+    ring: { radius: [Math.round(outer * 0.58), outer], center: ['50%', centre] },
+  };
 }
 
 function pie(panel: Panel, rows: readonly Row[]): Layout {
@@ -403,36 +430,28 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
     item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value, panel.format)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
   };
   const entry = (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`;
-  // Outside labels get clipped in a narrow panel; a legend beside the ring, taller when it must, always fits.
-  return (size) => ({
-    height: Math.max(size.height, pieLegendHeight(slices.map((slice) => entry(slice.name)), size) + 24),
-    option: {
-      legend: {
-        orient: 'vertical',
-        left: '62%',
-        top: 'middle',
-        icon: 'circle',
-        itemWidth: 9,
-        itemHeight: 9,
-        itemGap: 10,
-        // Long names wrap at spaces inside the room right of the ring instead of ending in "..".
-        textStyle: { color: INK, width: pieLegendWidth(size), overflow: 'break', lineHeight: chartFontSize(size) + 3 },
-        formatter: entry,
+  // Outside labels get clipped in a narrow panel; a legend beside or under the ring, taller when it must, always fits.
+  const entries = slices.map((slice) => entry(slice.name));
+  return (size) => {
+    const { height, legend, ring } = pieLayout(entries, size);
+    return {
+      height,
+      option: {
+        // Long names wrap at spaces inside the legend's room instead of ending in "..".
+        legend: { ...legend, formatter: entry },
+        series: [
+          {
+            type: 'pie',
+            ...ring,
+            data: slices,
+            label: { show: false },
+            labelLine: { show: false },
+            itemStyle: { borderColor: CHART_SLICE_BORDER, borderWidth: 2 },
+          },
+        ],
       },
-      series: [
-        {
-          type: 'pie',
-          // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
-          radius: pieRadius(size).map(Math.round),
-          center: ['31%', '50%'],
-          data: slices,
-          label: { show: false },
-          labelLine: { show: false },
-          itemStyle: { borderColor: CHART_SLICE_BORDER, borderWidth: 2 },
-        },
-      ],
-    },
-    note,
-    hover,
-  });
+      note,
+      hover,
+    };
+  };
 }
