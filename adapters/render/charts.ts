@@ -234,10 +234,13 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
   };
 }
 
+/** Room kept around a y axis title; ECharts narrows it in small grids, where its text estimates then touch the labels. */
+const Y_NAME_MARGIN = [8, 3, 8, 3];
+
 /** An axis title centred along its axis, moved clear of the tick labels (none when the spec gives no title). */
 function axisTitle(title: string | undefined, axis: 'x' | 'y'): Record<string, unknown> {
   if (title === undefined || title.trim() === '') return {};
-  return { name: title, nameLocation: 'middle', nameGap: 8, nameMoveOverlap: true, nameTextStyle: { color: INK, fontWeight: 600 }, nameRotate: axis === 'y' ? 90 : 0 };
+  return { name: title, nameLocation: 'middle', nameGap: 8, nameMoveOverlap: true, nameTextStyle: { color: INK, fontWeight: 600, ...(axis === 'y' ? { textMargin: Y_NAME_MARGIN } : {}) }, nameRotate: axis === 'y' ? 90 : 0 };
 }
 
 /** Rough advance width of a label, for choosing a label layout before ECharts measures anything. */
