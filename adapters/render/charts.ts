@@ -277,26 +277,35 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   return { interval: (index: number) => (last - index) % step === 0, hideOverlap: false, alignMaxLabel: 'right' };
 }
 
-/** A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes. */
+/**
+ * A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes; when a name
+ * is longer than a line holds (small drawings), a list of entries, each broken at spaces.
+ */
 function legendOption(names: readonly string[], size: ChartSize, right: ReadonlySet<string>): { option: Record<string, unknown>; height: number } {
   const fontSize = chartFontSize(size);
   const label = (name: string) => (right.has(name) ? `${name} (right axis)` : name);
   const room = size.width - 32;
+  const item = { icon: 'roundRect', itemWidth: 12, itemHeight: 8, formatter: label };
+  // Marker and gaps take 33 px; ECharts measures text narrower than browsers draw it, so a fifth is kept in hand.
+  const textRoom = Math.floor((room - 33) * 0.8);
+  if (names.some((name) => labelWidth(label(name), fontSize) > textRoom)) {
+    return {
+      option: { ...item, orient: 'vertical', top: 0, left: 16, itemGap: 10, textStyle: { color: INK, width: textRoom, overflow: 'break', lineHeight: fontSize + 3 } },
+      height: listedLegendHeight(names.map(label), size, textRoom),
+    };
+  }
   let lines = 1;
   let used = 0;
   for (const name of names) {
-    const item = 12 + 5 + labelWidth(label(name), fontSize) + 16;
-    if (used > 0 && used + item > room) {
+    const width = 12 + 5 + labelWidth(label(name), fontSize) + 16;
+    if (used > 0 && used + width > room) {
       lines++;
       used = 0;
     }
-    used += item;
+    used += width;
   }
   return {
-    option: {
-      top: 0, left: 'center', width: room, icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16,
-      textStyle: { color: INK }, formatter: label,
-    },
+    option: { ...item, top: 0, left: 'center', width: room, itemGap: 16, textStyle: { color: INK } },
     height: lines * (fontSize + 10),
   };
 }
@@ -379,8 +388,8 @@ const stackedPie = (size: ChartSize) => {
   return { outer, centre: 12 + outer, legendTop: 2 * outer + 28, legendWidth: Math.floor((size.width - 46) * 0.8) };
 };
 
-/** The pie legend's height with its entries wrapped at `room` (2 em more for a wrapped one: breaking at spaces loses room). */
-function pieLegendHeight(entries: readonly string[], size: ChartSize, room: number): number {
+/** A listed legend's height with its entries wrapped at `room` (2 em more for a wrapped one: breaking at spaces loses room). */
+function listedLegendHeight(entries: readonly string[], size: ChartSize, room: number): number {
   const fontSize = chartFontSize(size);
   return entries.reduce((sum, text) => {
     const lines = Math.ceil((labelWidth(text, fontSize) + (labelWidth(text, fontSize) > room ? fontSize * 2 : 0)) / room);
@@ -395,7 +404,7 @@ function pieLayout(entries: readonly string[], size: ChartSize) {
   if (pieLegendWidth(size) >= MIN_SIDE_LEGEND) {
     const room = pieLegendWidth(size);
     return {
-      height: Math.max(size.height, pieLegendHeight(entries, size, room) + 24),
+      height: Math.max(size.height, listedLegendHeight(entries, size, room) + 24),
       legend: { ...legend, left: '62%', top: 'middle', textStyle: { color: INK, width: room, overflow: 'break', lineHeight } },
       // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
       ring: { radius: pieRadius(size).map(Math.round), center: ['31%', '50%'] },
@@ -403,7 +412,7 @@ function pieLayout(entries: readonly string[], size: ChartSize) {
   }
   const { outer, centre, legendTop, legendWidth } = stackedPie(size);
   return {
-    height: Math.max(size.height, legendTop + pieLegendHeight(entries, size, legendWidth) + 12),
+    height: Math.max(size.height, legendTop + listedLegendHeight(entries, size, legendWidth) + 12),
     legend: { ...legend, left: 16, top: legendTop, textStyle: { color: INK, width: legendWidth, overflow: 'break', lineHeight } },
     ring: { radius: [Math.round(outer * 0.58), outer], center: ['50%', centre] },
   };
