@@ -286,9 +286,9 @@ function legendOption(names: readonly string[], size: ChartSize, right: Readonly
   const label = (name: string) => (right.has(name) ? `${name} (right axis)` : name);
   const room = size.width - 32;
   const item = { icon: 'roundRect', itemWidth: 12, itemHeight: 8, formatter: label };
-  // Marker and gaps take 33 px; ECharts measures text narrower than browsers draw it, so a fifth is kept in hand.
+  // Marker and gaps take 33 px; ECharts measures text narrower than browsers draw it, so wrapping keeps a fifth in hand.
   const textRoom = Math.floor((room - 33) * 0.8);
-  if (names.some((name) => labelWidth(label(name), fontSize) > textRoom)) {
+  if (names.some((name) => labelWidth(label(name), fontSize) > room - 33)) {
     return {
       option: { ...item, orient: 'vertical', top: 0, left: 16, itemGap: 10, textStyle: { color: INK, width: textRoom, overflow: 'break', lineHeight: fontSize + 3 } },
       height: listedLegendHeight(names.map(label), size, textRoom),

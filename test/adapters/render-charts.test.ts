@@ -163,6 +163,19 @@ describe('adapters: chart axes, labels and legends', () => {
     expect(PAGE_CSS).to.not.contain('.span-2 .chart-small');
   });
 
+  it('lists a legend whose names are longer than a line in the small drawing, broken at spaces, the drawing taller for it', () => {
+    const crowded = crowdedSpec();
+    const lines = crowded.panels.find((p) => p.id === 'lines') as Panel & { type: ChartType };
+    const svg = renderChart(lines, crowded.data!.wide!, [SMALL], 'c')[0]!.svg;
+    const words = new Set(texts(svg).flatMap((t) => t.split(/\s+/)));
+    for (const { n } of crowded.data!.wide!) for (const word of String(n).split(' ')) expect(words, String(n)).to.include(word);
+    expect(texts(svg)).to.not.include('Eastern Europe and Central Asia');
+    const height = Number(/viewBox="0 0 200 ([\d.]+)"/.exec(svg)![1]);
+    expect(height).to.be.greaterThan(SMALL.height);
+    // The phone drawing has room for each name on its line, so its legend still flows in rows.
+    expect(texts(renderChart(lines, crowded.data!.wide!, [PHONE], 'c')[0]!.svg)).to.include('Eastern Europe and Central Asia');
+  });
+
   it('stacks a pie\'s legend under the ring in the small drawing, every name whole, the drawing taller for it', () => {
     const crowded = crowdedSpec();
     const pie = crowded.panels[0] as Panel & { type: ChartType };
