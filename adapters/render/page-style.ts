@@ -79,9 +79,10 @@ export function figureWidth(span: number, page: number): number {
 }
 
 /** The narrowest page the drawings are made for (older and smaller phones). */
-export const NARROWEST_PAGE = 320;
-/** The narrowest figure a chart of `span` columns gets on any page from NARROWEST_PAGE up. */
-const narrowestFigure = (span: number) => Math.min(figureWidth(span, NARROWEST_PAGE), figureWidth(span, TABLET_UP_TO + 1));
+const NARROWEST_PAGE = 320;
+/** The narrowest figure a chart of `span` columns gets from NARROWEST_PAGE up: figures grow with the page between breakpoints. */
+const narrowestFigure = (span: number) =>
+  Math.min(...[NARROWEST_PAGE, PHONE_UP_TO + 1, TABLET_UP_TO + 1].map((page) => figureWidth(span, page)));
 
 export type DrawingKind = 'wide' | 'large' | 'medium' | 'narrow' | 'small';
 export interface ChartDrawing {
@@ -106,7 +107,7 @@ export const LARGE_WIDTH = 800;
 export const SMALL_WIDTH = 200;
 
 /** The narrowest figure (rounded up) a drawing fits before its text shrinks under 11 px. */
-export const legibleTo = (width: number) => Math.ceil((width * 11) / drawingFontSize(width));
+const legibleTo = (width: number) => Math.ceil((width * 11) / drawingFontSize(width));
 
 /**
  * The drawings a chart of `span` columns gets, widest first: the wide one at its desktop width, then, where the
@@ -208,8 +209,8 @@ tbody tr:nth-child(even) td{background:var(--stripe)}
 .page-footer{margin-top:28px;font-size:12px;color:var(--footer)}
 .page-footer a{color:var(--footer)}
 ${drawingSwaps}
-@media (max-width:960px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
-@media (max-width:640px){
+@media (max-width:${TABLET_UP_TO}px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
+@media (max-width:${PHONE_UP_TO}px){
 .page{padding:20px 14px 28px}
 h1{font-size:23px}
 .grid{grid-template-columns:repeat(2,minmax(0,1fr));gap:12px}
