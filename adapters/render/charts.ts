@@ -29,6 +29,8 @@ const MAX_SINGLE_POINTS = 500;
 export interface ChartSize {
   width: number;
   height: number;
+  /** How tall a cartesian drawing may grow so that every category label fits turned (small drawings). */
+  tallest?: number;
 }
 
 export interface Chart {
@@ -181,9 +183,10 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const right = new Set(panel.y2 ?? []);
     const legend = series.length > 1 ? legendOption(series.map((s) => s.name), size, right) : undefined;
     // Past two lines, the legend adds to the drawing's height instead of taking it from the plot.
-    const height = size.height + Math.max(0, (legend?.height ?? 0) - 2 * (fontSize + 10));
-    const plot = { width: size.width - (right.size > 0 ? 120 : 64), height: height - (legend?.height ?? 0) - 40 };
-    const labels = categoryLabels(categories, plot, fontSize);
+    const asked = size.height + Math.max(0, (legend?.height ?? 0) - 2 * (fontSize + 10));
+    const room = { width: size.width - (right.size > 0 ? 120 : 64), height: asked - (legend?.height ?? 0) - 40 };
+    const { labels, plot } = fittedLabels(categories, room, fontSize, (size.tallest ?? asked) - asked);
+    const height = asked + plot.height - room.height;
     const top = (legend?.height ?? 0) + 16;
     const itemised = categories.length <= (panel.type === 'bar' ? MAX_SINGLE_BARS : MAX_LINE_SYMBOLS);
     return {
@@ -253,7 +256,7 @@ function labelWidth(text: string, fontSize: number): number {
  * when each word fits, else turned 45° (90° when slots are narrower than a line of text at 45°). Only
  * when turned labels would touch or eat the plot is every nth labelled.
  */
-export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number): Record<string, unknown> {
+export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number, turns: readonly number[] = [45, 90]): Record<string, unknown> {
   const slot = plot.width / Math.max(1, categories.length) - 6;
   const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
   if (longest <= slot) return { interval: 0, hideOverlap: false };
@@ -265,7 +268,7 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   // A turned label wraps onto as many lines as the gap to its neighbour holds (a line counted at 1.25 em),
   // and is turned only if it then takes at most half the plot's height. The wider margin keeps the first
   // turned label clear of the y axis's lowest label at the corner.
-  for (const rotate of [45, 90]) {
+  for (const rotate of turns) {
     const lines = Math.floor(((slot + 6) * Math.sin((rotate * Math.PI) / 180)) / (fontSize * 1.25));
     const width = lines < 1 ? Infinity : Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
     if (width <= plot.height * 0.5) return { interval: 0, hideOverlap: false, width, overflow: 'break', lineHeight: fontSize + 2, margin: 12, rotate };
@@ -275,6 +278,23 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   const step = Math.ceil((1.5 * (longest + 12)) / (plot.width / categories.length));
   const last = categories.length - 1;
   return { interval: (index: number) => (last - index) % step === 0, hideOverlap: false, alignMaxLabel: 'right' };
+}
+
+/**
+ * The category labels for a plot; where they would be thinned but would all fit turned 90° in a plot taller by
+ * at most `spare` px (a small drawing), the plot grows instead, so every label stays.
+ */
+function fittedLabels(categories: readonly string[], plot: ChartSize, fontSize: number, spare: number): { labels: Record<string, unknown>; plot: ChartSize } {
+  const labels = categoryLabels(categories, plot, fontSize);
+  if (typeof labels.interval !== 'function' || spare <= 0) return { labels, plot };
+  // The same lines-per-label and half-the-plot rule as categoryLabels' turned labels.
+  const lines = Math.floor(plot.width / Math.max(1, categories.length) / (fontSize * 1.25));
+  const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
+  const needed = lines < 1 ? Infinity : 2 * Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+  if (needed - plot.height > spare) return { labels, plot };
+  // Upright only: in a plot grown for them, 45° labels one line apart would touch their neighbours.
+  const taller = { width: plot.width, height: needed };
+  return { labels: categoryLabels(categories, taller, fontSize, [90]), plot: taller };
 }
 
 /**

@@ -25,7 +25,8 @@ import { deltaHtml, sparklineHtml, statDelta } from './stat-tile.js';
 export const MAX_TABLE_ROWS = 100;
 export { MAX_TABLE_COLUMNS };
 export const NARROW: ChartSize = { width: NARROW_WIDTH, height: 300 };
-export const SMALL: ChartSize = { width: SMALL_WIDTH, height: 260 };
+// Thinned category labels would leave a 200 px chart with one label; it may grow this tall to keep them all.
+export const SMALL: ChartSize = { width: SMALL_WIDTH, height: 260, tallest: 420 };
 
 /**
  * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the

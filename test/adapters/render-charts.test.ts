@@ -163,6 +163,19 @@ describe('adapters: chart axes, labels and legends', () => {
     expect(PAGE_CSS).to.not.contain('.span-2 .chart-small');
   });
 
+  it('grows a small drawing, up to its tallest, where every category label fits upright, rather than thinning them', () => {
+    const svg = draw(panel('by-region'), SMALL);
+    const words = texts(svg).flatMap((t) => t.split(/\s+/));
+    for (const region of REGIONS) for (const word of region.split(' ')) expect(words, region).to.contain(word);
+    const height = Number(/viewBox="0 0 200 ([\d.]+)"/.exec(svg)![1]);
+    expect(height).to.be.greaterThan(SMALL.height).and.at.most(SMALL.tallest!);
+    expect(svg, 'labels turned upright').to.match(/transform="matrix\(0,-1,1,0,[^"]*"[^>]*>North America</);
+    // Ninety days cannot all be labelled in 200 px at any height: thinned, the drawing keeps its height.
+    expect(draw(panel('daily'), SMALL)).to.contain('viewBox="0 0 200 260"');
+    // Drawings without a tallest height keep thinning, as before.
+    expect(draw(panel('by-region'), { width: 200, height: 260 })).to.contain('viewBox="0 0 200 260"');
+  });
+
   it('lists a legend whose names are longer than a line in the small drawing, broken at spaces, the drawing taller for it', () => {
     const crowded = crowdedSpec();
     const lines = crowded.panels.find((p) => p.id === 'lines') as Panel & { type: ChartType };

@@ -79,7 +79,7 @@ describe('adapters: ECharts page renderer', () => {
       const pie = panelHtml(html, 'channels');
       expect(pie.match(/<svg /g)).to.have.length(2);
       expect(pie).to.match(/<div class="chart-wide"><svg [^>]*viewBox="0 0 349 300">[\s\S]*<\/svg><\/div><div class="chart-small"><svg [^>]*viewBox="0 0 200 \d+">/);
-      expect(panelHtml(html, 'revenue-trend')).to.match(/<div class="chart-wide"><svg [^>]*viewBox="0 0 751 300">[\s\S]*<\/svg><\/div><div class="chart-medium"><svg [^>]*viewBox="0 0 520 300">[\s\S]*<\/svg><\/div><div class="chart-narrow"><svg [^>]*viewBox="0 0 340 300">[\s\S]*<\/svg><\/div><div class="chart-small"><svg [^>]*viewBox="0 0 200 260">/);
+      expect(panelHtml(html, 'revenue-trend')).to.match(/<div class="chart-wide"><svg [^>]*viewBox="0 0 751 300">[\s\S]*<\/svg><\/div><div class="chart-medium"><svg [^>]*viewBox="0 0 520 300">[\s\S]*<\/svg><\/div><div class="chart-narrow"><svg [^>]*viewBox="0 0 340 300">[\s\S]*<\/svg><\/div><div class="chart-small"><svg [^>]*viewBox="0 0 200 \d+">/);
       expect(panelHtml(html, 'revenue-trend')).to.contain('aria-label="Revenue vs cost"');
     });
 
