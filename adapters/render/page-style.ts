@@ -66,6 +66,8 @@ const PHONE_UP_TO = 640;
 const TABLET_UP_TO = 960;
 const PAGE_PADDING = 48;
 const PHONE_PAGE_CHROME = 58;
+/** On tablets, charts of up to this many columns take half a row, wider ones the whole row. */
+const HALF_ROW_UP_TO = 5;
 
 /**
  * The width (px) of a chart figure of `span` columns on a page `page` px wide, as PAGE_CSS lays it out:
@@ -73,7 +75,7 @@ const PHONE_PAGE_CHROME = 58;
  */
 export function figureWidth(span: number, page: number): number {
   if (page <= PHONE_UP_TO) return page - PHONE_PAGE_CHROME;
-  const columns = page <= TABLET_UP_TO ? (span <= 5 ? 6 : 12) : span;
+  const columns = page <= TABLET_UP_TO ? (span <= HALF_ROW_UP_TO ? 6 : 12) : span;
   const column = (Math.min(page, CONTENT_WIDTH + PAGE_PADDING) - PAGE_PADDING - 11 * GAP) / 12;
   return columns * column + (columns - 1) * GAP - PANEL_CHROME;
 }
@@ -132,10 +134,7 @@ export function chartDrawings(span: number): ChartDrawing[] {
   });
 }
 
-/** Whether a chart's drawings include `kind`. */
-export const hasDrawing = (span: number, kind: DrawingKind) => chartDrawings(span).some((d) => d.kind === kind);
-
-/** One container query per drawing after the first: below its width the drawing before it hides and it shows. */
+/** One container query per drawing after the first: at and below its `below` width, the drawing before it hides and it shows. */
 const swapRules = (kinds: (kind: DrawingKind) => boolean) =>
   Array.from({ length: 12 }, (_, i) => i + 1)
     .flatMap((span) => {
@@ -149,8 +148,8 @@ const drawingSwaps = swapRules((kind) => kind !== 'small');
 const smallSwaps = swapRules((kind) => kind === 'small');
 
 const spans = Array.from({ length: 12 }, (_, i) => `.span-${i + 1}{grid-column:span ${i + 1}}`).join('');
-const halfSpans = [1, 2, 3, 4, 5].map((n) => `.span-${n}`).join(',');
-const fullSpans = [6, 7, 8, 9, 10, 11, 12].map((n) => `.span-${n}`).join(',');
+const halfSpans = Array.from({ length: HALF_ROW_UP_TO }, (_, i) => `.span-${i + 1}`).join(',');
+const fullSpans = Array.from({ length: 12 - HALF_ROW_UP_TO }, (_, i) => `.span-${i + HALF_ROW_UP_TO + 1}`).join(',');
 
 export const PAGE_CSS = `
 ${themeRules}
