@@ -6,7 +6,7 @@ import type { ChartType, Panel, Row } from '../../domain/dashboard-spec.js';
 import { yColumns } from '../../domain/dashboard-spec.js';
 import { axisNumber, columnTexts, toNumber } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
-import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER } from './page-style.js';
+import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, drawingFontSize } from './page-style.js';
 import { cartesianHover, hoverNumber, scatterHover, withHoverTitles, type Hover } from './hover-titles.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 
@@ -29,6 +29,8 @@ const MAX_SINGLE_POINTS = 500;
 export interface ChartSize {
   width: number;
   height: number;
+  /** How tall a cartesian drawing may grow so that every category label fits turned (small drawings). */
+  tallest?: number;
 }
 
 export interface Chart {
@@ -76,7 +78,7 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
 
 /** Phone drawings are shown near their drawn size, so a point larger keeps their text at 11 px or more once scaled. */
 export function chartFontSize(size: ChartSize): number {
-  return size.width < 480 ? 13 : 12;
+  return drawingFontSize(size.width);
 }
 
 /** Fixed pixel sizes become a viewBox-only SVG that CSS scales to its panel. */
@@ -181,9 +183,10 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
     const right = new Set(panel.y2 ?? []);
     const legend = series.length > 1 ? legendOption(series.map((s) => s.name), size, right) : undefined;
     // Past two lines, the legend adds to the drawing's height instead of taking it from the plot.
-    const height = size.height + Math.max(0, (legend?.height ?? 0) - 2 * (fontSize + 10));
-    const plot = { width: size.width - (right.size > 0 ? 120 : 64), height: height - (legend?.height ?? 0) - 40 };
-    const labels = categoryLabels(categories, plot, fontSize);
+    const asked = size.height + Math.max(0, (legend?.height ?? 0) - 2 * (fontSize + 10));
+    const room = { width: size.width - (right.size > 0 ? 120 : 64), height: asked - (legend?.height ?? 0) - 40 };
+    const { labels, plot } = fittedLabels(categories, room, fontSize, (size.tallest ?? asked) - asked);
+    const height = asked + plot.height - room.height;
     const top = (legend?.height ?? 0) + 16;
     const itemised = categories.length <= (panel.type === 'bar' ? MAX_SINGLE_BARS : MAX_LINE_SYMBOLS);
     return {
@@ -234,10 +237,13 @@ function cartesian(panel: Panel, rows: readonly Row[]): Layout {
   };
 }
 
+/** Room kept around a y axis title; ECharts narrows it in small grids, where its text estimates then touch the labels. */
+const Y_NAME_MARGIN = [8, 3, 8, 3];
+
 /** An axis title centred along its axis, moved clear of the tick labels (none when the spec gives no title). */
 function axisTitle(title: string | undefined, axis: 'x' | 'y'): Record<string, unknown> {
   if (title === undefined || title.trim() === '') return {};
-  return { name: title, nameLocation: 'middle', nameGap: 8, nameMoveOverlap: true, nameTextStyle: { color: INK, fontWeight: 600 }, nameRotate: axis === 'y' ? 90 : 0 };
+  return { name: title, nameLocation: 'middle', nameGap: 8, nameMoveOverlap: true, nameTextStyle: { color: INK, fontWeight: 600, ...(axis === 'y' ? { textMargin: Y_NAME_MARGIN } : {}) }, nameRotate: axis === 'y' ? 90 : 0 };
 }
 
 /** Rough advance width of a label, for choosing a label layout before ECharts measures anything. */
@@ -250,7 +256,7 @@ function labelWidth(text: string, fontSize: number): number {
  * when each word fits, else turned 45° (90° when slots are narrower than a line of text at 45°). Only
  * when turned labels would touch or eat the plot is every nth labelled.
  */
-export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number): Record<string, unknown> {
+export function categoryLabels(categories: readonly string[], plot: ChartSize, fontSize: number, turns: readonly number[] = [45, 90]): Record<string, unknown> {
   const slot = plot.width / Math.max(1, categories.length) - 6;
   const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
   if (longest <= slot) return { interval: 0, hideOverlap: false };
@@ -262,7 +268,7 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   // A turned label wraps onto as many lines as the gap to its neighbour holds (a line counted at 1.25 em),
   // and is turned only if it then takes at most half the plot's height. The wider margin keeps the first
   // turned label clear of the y axis's lowest label at the corner.
-  for (const rotate of [45, 90]) {
+  for (const rotate of turns) {
     const lines = Math.floor(((slot + 6) * Math.sin((rotate * Math.PI) / 180)) / (fontSize * 1.25));
     const width = lines < 1 ? Infinity : Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
     if (width <= plot.height * 0.5) return { interval: 0, hideOverlap: false, width, overflow: 'break', lineHeight: fontSize + 2, margin: 12, rotate };
@@ -274,26 +280,52 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   return { interval: (index: number) => (last - index) % step === 0, hideOverlap: false, alignMaxLabel: 'right' };
 }
 
-/** A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes. */
+/**
+ * The category labels for a plot; where they would be thinned but would all fit turned 90° in a plot taller by
+ * at most `spare` px (a small drawing), the plot grows instead, so every label stays.
+ */
+function fittedLabels(categories: readonly string[], plot: ChartSize, fontSize: number, spare: number): { labels: Record<string, unknown>; plot: ChartSize } {
+  const labels = categoryLabels(categories, plot, fontSize);
+  if (typeof labels.interval !== 'function' || spare <= 0) return { labels, plot };
+  // The same lines-per-label and half-the-plot rule as categoryLabels' turned labels.
+  const lines = Math.floor(plot.width / Math.max(1, categories.length) / (fontSize * 1.25));
+  const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
+  const needed = lines < 1 ? Infinity : 2 * Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+  if (needed - plot.height > spare) return { labels, plot };
+  // Upright only: in a plot grown for them, 45° labels one line apart would touch their neighbours.
+  const taller = { width: plot.width, height: needed };
+  return { labels: categoryLabels(categories, taller, fontSize, [90]), plot: taller };
+}
+
+/**
+ * A horizontal legend that wraps onto more lines rather than cutting names, and the height it takes; when a name
+ * is longer than a line holds (small drawings), a list of entries, each broken at spaces.
+ */
 function legendOption(names: readonly string[], size: ChartSize, right: ReadonlySet<string>): { option: Record<string, unknown>; height: number } {
   const fontSize = chartFontSize(size);
   const label = (name: string) => (right.has(name) ? `${name} (right axis)` : name);
   const room = size.width - 32;
+  const item = { icon: 'roundRect', itemWidth: 12, itemHeight: 8, formatter: label };
+  // Marker and gaps take 33 px; ECharts measures text narrower than browsers draw it, so wrapping keeps a fifth in hand.
+  const textRoom = Math.floor((room - 33) * 0.8);
+  if (names.some((name) => labelWidth(label(name), fontSize) > room - 33)) {
+    return {
+      option: { ...item, orient: 'vertical', top: 0, left: 16, itemGap: 10, textStyle: { color: INK, width: textRoom, overflow: 'break', lineHeight: fontSize + 3 } },
+      height: listedLegendHeight(names.map(label), size, textRoom),
+    };
+  }
   let lines = 1;
   let used = 0;
   for (const name of names) {
-    const item = 12 + 5 + labelWidth(label(name), fontSize) + 16;
-    if (used > 0 && used + item > room) {
+    const width = 12 + 5 + labelWidth(label(name), fontSize) + 16;
+    if (used > 0 && used + width > room) {
       lines++;
       used = 0;
     }
-    used += item;
+    used += width;
   }
   return {
-    option: {
-      top: 0, left: 'center', width: room, icon: 'roundRect', itemWidth: 12, itemHeight: 8, itemGap: 16,
-      textStyle: { color: INK }, formatter: label,
-    },
+    option: { ...item, top: 0, left: 'center', width: room, itemGap: 16, textStyle: { color: INK } },
     height: lines * (fontSize + 10),
   };
 }
@@ -360,23 +392,50 @@ function formatShare(percent: number): string {
   return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`;
 }
 
-/** ECharts measures text narrower than browsers draw it, so its wrapping width keeps a fifth in hand. */
 /** The ring's inner and outer radius: within the 62 % left of the legend, and 72 % of the asked height. */
 const pieRadius = (size: ChartSize) => {
   const outer = Math.min(size.width * 0.31 - 8, size.height * 0.36);
   return [outer * 0.58, outer];
 };
 
+/** ECharts measures text narrower than browsers draw it, so its wrapping width keeps a fifth in hand. */
 const pieLegendWidth = (size: ChartSize) => Math.floor((size.width * 0.38 - 24) * 0.8);
+/** Beside the ring, a legend narrower than this would break words; the drawing stacks the legend under the ring. */
+const MIN_SIDE_LEGEND = 60;
+/** A stacked pie's ring, legend width (the whole drawing less margins and the marker) and where its legend starts. */
+const stackedPie = (size: ChartSize) => {
+  const outer = Math.round(Math.min(size.width, size.height) * 0.3);
+  return { outer, centre: 12 + outer, legendTop: 2 * outer + 28, legendWidth: Math.floor((size.width - 46) * 0.8) };
+};
 
-/** The pie legend's height with its entries wrapped at its width (2 em more for a wrapped one: breaking at spaces loses room). */
-function pieLegendHeight(entries: readonly string[], size: ChartSize): number {
+/** A listed legend's height with its entries wrapped at `room` (2 em more for a wrapped one: breaking at spaces loses room). */
+function listedLegendHeight(entries: readonly string[], size: ChartSize, room: number): number {
   const fontSize = chartFontSize(size);
-  const room = pieLegendWidth(size);
   return entries.reduce((sum, text) => {
     const lines = Math.ceil((labelWidth(text, fontSize) + (labelWidth(text, fontSize) > room ? fontSize * 2 : 0)) / room);
     return sum + lines * (fontSize + 3) + 10;
   }, 0);
+}
+
+/** Where the ring and its legend go: side by side, or, in drawings too narrow for that, the legend under the ring. */
+function pieLayout(entries: readonly string[], size: ChartSize) {
+  const legend = { orient: 'vertical', icon: 'circle', itemWidth: 9, itemHeight: 9, itemGap: 10 };
+  const lineHeight = chartFontSize(size) + 3;
+  if (pieLegendWidth(size) >= MIN_SIDE_LEGEND) {
+    const room = pieLegendWidth(size);
+    return {
+      height: Math.max(size.height, listedLegendHeight(entries, size, room) + 24),
+      legend: { ...legend, left: '62%', top: 'middle', textStyle: { color: INK, width: room, overflow: 'break', lineHeight } },
+      // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
+      ring: { radius: pieRadius(size).map(Math.round), center: ['31%', '50%'] },
+    };
+  }
+  const { outer, centre, legendTop, legendWidth } = stackedPie(size);
+  return {
+    height: Math.max(size.height, legendTop + listedLegendHeight(entries, size, legendWidth) + 12),
+    legend: { ...legend, left: 16, top: legendTop, textStyle: { color: INK, width: legendWidth, overflow: 'break', lineHeight } },
+    ring: { radius: [Math.round(outer * 0.58), outer], center: ['50%', centre] },
+  };
 }
 
 function pie(panel: Panel, rows: readonly Row[]): Layout {
@@ -403,36 +462,28 @@ function pie(panel: Panel, rows: readonly Row[]): Layout {
     item: (_, i) => slices[i] && `${slices[i].name} · ${y}: ${hoverNumber(slices[i].value, panel.format)} (${formatShare(share.get(slices[i].name) ?? 0)})`,
   };
   const entry = (name: string) => `${name}  ${formatShare(share.get(name) ?? 0)}`;
-  // Outside labels get clipped in a narrow panel; a legend beside the ring, taller when it must, always fits.
-  return (size) => ({
-    height: Math.max(size.height, pieLegendHeight(slices.map((slice) => entry(slice.name)), size) + 24),
-    option: {
-      legend: {
-        orient: 'vertical',
-        left: '62%',
-        top: 'middle',
-        icon: 'circle',
-        itemWidth: 9,
-        itemHeight: 9,
-        itemGap: 10,
-        // Long names wrap at spaces inside the room right of the ring instead of ending in "..".
-        textStyle: { color: INK, width: pieLegendWidth(size), overflow: 'break', lineHeight: chartFontSize(size) + 3 },
-        formatter: entry,
+  // Outside labels get clipped in a narrow panel; a legend beside or under the ring, taller when it must, always fits.
+  const entries = slices.map((slice) => entry(slice.name));
+  return (size) => {
+    const { height, legend, ring } = pieLayout(entries, size);
+    return {
+      height,
+      option: {
+        // Long names wrap at spaces inside the legend's room instead of ending in "..".
+        legend: { ...legend, formatter: entry },
+        series: [
+          {
+            type: 'pie',
+            ...ring,
+            data: slices,
+            label: { show: false },
+            labelLine: { show: false },
+            itemStyle: { borderColor: CHART_SLICE_BORDER, borderWidth: 2 },
+          },
+        ],
       },
-      series: [
-        {
-          type: 'pie',
-          // In pixels, so a drawing made taller for its legend does not grow the ring into the legend.
-          radius: pieRadius(size).map(Math.round),
-          center: ['31%', '50%'],
-          data: slices,
-          label: { show: false },
-          labelLine: { show: false },
-          itemStyle: { borderColor: CHART_SLICE_BORDER, borderWidth: 2 },
-        },
-      ],
-    },
-    note,
-    hover,
-  });
+      note,
+      hover,
+    };
+  };
 }

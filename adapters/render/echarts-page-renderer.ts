@@ -15,7 +15,7 @@ import { isNumberColumn, MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } fro
 import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
-import { chartDrawings, CONTENT_SECURITY_POLICY, NARROW_WIDTH, PAGE_CSS, PARAMS_PAGE_POLICY } from './page-style.js';
+import { chartDrawings, CONTENT_SECURITY_POLICY, NARROW_WIDTH, PAGE_CSS, PARAMS_PAGE_POLICY, SMALL_WIDTH } from './page-style.js';
 import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
 import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
@@ -25,6 +25,8 @@ import { deltaHtml, sparklineHtml, statDelta } from './stat-tile.js';
 export const MAX_TABLE_ROWS = 100;
 export { MAX_TABLE_COLUMNS };
 export const NARROW: ChartSize = { width: NARROW_WIDTH, height: 300 };
+// Thinned category labels would leave a 200 px chart with one label; it may grow this tall to keep them all.
+export const SMALL: ChartSize = { width: SMALL_WIDTH, height: 260, tallest: 420 };
 
 /**
  * The whole dashboard as one HTML page with no script at all: charts are server-drawn SVG, so the
@@ -143,14 +145,15 @@ function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   const chartPanel = { ...panel, type: panel.type };
   // A wide chart shrunk onto a tablet or phone has unreadable labels, so it gets drawings at those sizes too.
   const drawings = chartDrawings(width);
-  const sizes = drawings.map((d): ChartSize => ({ width: d.width, height: d.kind === 'narrow' ? NARROW.height : width >= 9 ? 340 : 300 }));
+  const sizes = drawings.map((d): ChartSize => d.kind === 'small' ? SMALL : { width: d.width, height: d.kind === 'narrow' ? NARROW.height : width >= 9 ? 340 : 300 });
   const charts = renderChart(chartPanel, rows, sizes, label);
   const main = charts[0]!;
   const figure = charts.length > 1
     ? `<figure class="chart">${charts.map((chart, i) => `<div class="chart-${drawings[i]!.kind}">${chart.svg}</div>`).join('')}</figure>`
     : `<figure class="chart">${main.svg}</figure>`;
   const note = main.note ? `<p class="panel-note">${escapeHtml(main.note)}</p>` : '';
-  return section(panel, heading + figure + note, charts.length > 1 ? 'has-narrow' : '');
+  // Phones show the phone drawing whatever the figure's width, so only charts that have one are marked.
+  return section(panel, heading + figure + note, drawings.some((d) => d.kind === 'narrow') ? 'has-narrow' : '');
 }
 
 /** A chart panel's wide drawing as its page holds it, with the size it was drawn at and its note. */

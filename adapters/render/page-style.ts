@@ -54,7 +54,39 @@ export function hasNarrowDrawing(span: number): boolean {
   return chartWidth(span) > 360;
 }
 
-export type DrawingKind = 'wide' | 'large' | 'medium' | 'narrow';
+/** Drawings narrower than this are shown near their drawn size on phones, so they get a point larger text. */
+const LARGE_TEXT_BELOW = 480;
+/** The text size (px) a chart drawing of `width` is drawn with. */
+export function drawingFontSize(width: number): number {
+  return width < LARGE_TEXT_BELOW ? 13 : 12;
+}
+
+/** The page's breakpoints and paddings (PAGE_CSS), which decide how wide a chart's figure is. */
+const PHONE_UP_TO = 640;
+const TABLET_UP_TO = 960;
+const PAGE_PADDING = 48;
+const PHONE_PAGE_CHROME = 58;
+/** On tablets, charts of up to this many columns take half a row, wider ones the whole row. */
+const HALF_ROW_UP_TO = 5;
+
+/**
+ * The width (px) of a chart figure of `span` columns on a page `page` px wide, as PAGE_CSS lays it out:
+ * full width on phones, half or full rows on tablets, its own columns above.
+ */
+export function figureWidth(span: number, page: number): number {
+  if (page <= PHONE_UP_TO) return page - PHONE_PAGE_CHROME;
+  const columns = page <= TABLET_UP_TO ? (span <= HALF_ROW_UP_TO ? 6 : 12) : span;
+  const column = (Math.min(page, CONTENT_WIDTH + PAGE_PADDING) - PAGE_PADDING - 11 * GAP) / 12;
+  return columns * column + (columns - 1) * GAP - PANEL_CHROME;
+}
+
+/** The narrowest page the drawings are made for (older and smaller phones). */
+const NARROWEST_PAGE = 320;
+/** The narrowest figure a chart of `span` columns gets from NARROWEST_PAGE up: figures grow with the page between breakpoints. */
+const narrowestFigure = (span: number) =>
+  Math.min(...[NARROWEST_PAGE, PHONE_UP_TO + 1, TABLET_UP_TO + 1].map((page) => figureWidth(span, page)));
+
+export type DrawingKind = 'wide' | 'large' | 'medium' | 'narrow' | 'small';
 export interface ChartDrawing {
   kind: DrawingKind;
   width: number;
@@ -66,46 +98,58 @@ export interface ChartDrawing {
 const MAX_UPSCALE = 1.5;
 /** The phone drawing, with 13 px text. */
 export const NARROW_WIDTH = 340;
-const NARROW_UP_TO = NARROW_WIDTH * MAX_UPSCALE;
 /** Between phone and desktop: drawings with 12 px text. */
 export const MEDIUM_WIDTH = 520;
 export const LARGE_WIDTH = 800;
+/**
+ * The small drawing, with 13 px text, for figures narrower than the phone or a small wide drawing can serve:
+ * narrow enough for a three-column chart on a 961 px page (178 px), wide enough to be shown up to where the
+ * phone drawing and a four-column chart's wide one take over (decision 0275).
+ */
+export const SMALL_WIDTH = 200;
 
-/** The narrowest figure (rounded up) a drawing with 12 px text fits before its text shrinks under 11 px. */
-const legibleTo = (width: number) => Math.ceil((width * 11) / 12);
+/** The narrowest figure (rounded up) a drawing fits before its text shrinks under 11 px. */
+const legibleTo = (width: number) => Math.ceil((width * 11) / drawingFontSize(width));
 
 /**
  * The drawings a chart of `span` columns gets, widest first: the wide one at its desktop width, then, where the
  * wide one would shrink its text under 11 px before the phone drawing takes over, a medium one (and a large one
- * where the medium would otherwise be blown past 1.5 times), then the phone drawing.
+ * where the medium would otherwise be blown past 1.5 times), then the phone drawing, and last a small one where
+ * the drawing before it would still shrink its text under 11 px in the narrowest figure the chart gets.
  */
 export function chartDrawings(span: number): ChartDrawing[] {
   const wide = chartWidth(span);
   const kinds: Array<[DrawingKind, number]> = [['wide', wide]];
   if (hasNarrowDrawing(span)) {
     if (legibleTo(wide) > MEDIUM_WIDTH * MAX_UPSCALE) kinds.push(['large', LARGE_WIDTH]);
-    if (legibleTo(wide) > NARROW_UP_TO) kinds.push(['medium', MEDIUM_WIDTH]);
+    if (legibleTo(wide) > NARROW_WIDTH * MAX_UPSCALE) kinds.push(['medium', MEDIUM_WIDTH]);
     kinds.push(['narrow', NARROW_WIDTH]);
   }
+  const last = kinds[kinds.length - 1]![1];
+  if (last > SMALL_WIDTH && legibleTo(last) > narrowestFigure(span)) kinds.push(['small', SMALL_WIDTH]);
   return kinds.map(([kind, width], i) => {
     if (i === 0) return { kind, width, below: 0 };
     const before = legibleTo(kinds[i - 1]![1]);
-    return { kind, width, below: kind === 'narrow' ? Math.min(NARROW_UP_TO, before) : before };
+    return { kind, width, below: kind === 'narrow' || kind === 'small' ? Math.min(Math.floor(width * MAX_UPSCALE), before) : before };
   });
 }
 
-/** Per span, each drawing replaces the one before it below its width; later rules win, so only one shows. */
-const drawingSwaps = Array.from({ length: 12 }, (_, i) => i + 1)
-  .flatMap((span) => {
-    const drawings = chartDrawings(span);
-    return drawings.slice(1).map(({ kind, below }, i) =>
-      `@container (max-width:${below}px){.span-${span} .chart-${drawings[i]!.kind}{display:none}.span-${span} .chart-${kind}{display:block}}`);
-  })
-  .join('');
+/** One container query per drawing after the first: at and below its `below` width, the drawing before it hides and it shows. */
+const swapRules = (kinds: (kind: DrawingKind) => boolean) =>
+  Array.from({ length: 12 }, (_, i) => i + 1)
+    .flatMap((span) => {
+      const drawings = chartDrawings(span);
+      return drawings.slice(1).flatMap(({ kind, below }, i) => !kinds(kind) ? [] :
+        [`@container (max-width:${below}px){.span-${span} .chart-${drawings[i]!.kind}{display:none}.span-${span} .chart-${kind}{display:block}}`]);
+    })
+    .join('');
+// Later rules win, so only one drawing shows; the small drawing's rules come after the phone rules, which it overrides.
+const drawingSwaps = swapRules((kind) => kind !== 'small');
+const smallSwaps = swapRules((kind) => kind === 'small');
 
 const spans = Array.from({ length: 12 }, (_, i) => `.span-${i + 1}{grid-column:span ${i + 1}}`).join('');
-const halfSpans = [1, 2, 3, 4, 5].map((n) => `.span-${n}`).join(',');
-const fullSpans = [6, 7, 8, 9, 10, 11, 12].map((n) => `.span-${n}`).join(',');
+const halfSpans = Array.from({ length: HALF_ROW_UP_TO }, (_, i) => `.span-${i + 1}`).join(',');
+const fullSpans = Array.from({ length: 12 - HALF_ROW_UP_TO }, (_, i) => `.span-${i + HALF_ROW_UP_TO + 1}`).join(',');
 
 export const PAGE_CSS = `
 ${themeRules}
@@ -123,7 +167,7 @@ ${spans}
 .panel-title{font-size:15px;font-weight:600;margin:0 0 10px;color:var(--heading);overflow-wrap:anywhere}
 .chart{margin:0;container-type:inline-size}
 .chart-svg{display:block;width:100%;height:auto}
-.chart-large,.chart-medium,.chart-narrow{display:none}
+.chart-large,.chart-medium,.chart-narrow,.chart-small{display:none}
 .panel-note{margin:8px 0 0;font-size:12px;color:var(--meta)}
 .empty{display:flex;align-items:center;justify-content:center;min-height:120px;margin:0;padding:16px;border:1px dashed var(--dashed);border-radius:8px;color:var(--meta);font-size:14px;text-align:center;overflow-wrap:anywhere}
 .grid>.stat{align-self:start}
@@ -164,8 +208,8 @@ tbody tr:nth-child(even) td{background:var(--stripe)}
 .page-footer{margin-top:28px;font-size:12px;color:var(--footer)}
 .page-footer a{color:var(--footer)}
 ${drawingSwaps}
-@media (max-width:960px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
-@media (max-width:640px){
+@media (max-width:${TABLET_UP_TO}px){${halfSpans}{grid-column:span 6}${fullSpans}{grid-column:span 12}}
+@media (max-width:${PHONE_UP_TO}px){
 .page{padding:20px 14px 28px}
 h1{font-size:23px}
 .grid{grid-template-columns:repeat(2,minmax(0,1fr));gap:12px}
@@ -176,6 +220,7 @@ h1{font-size:23px}
 .has-narrow .chart-narrow{display:block}
 .stat-value{font-size:26px}
 }
+${smallSwaps}
 `
   .trim()
   .replace(/\n/g, '');

@@ -107,7 +107,7 @@ export function shareableSpec(): DashboardSpec {
   });
 }
 
-/** Crowded charts: twelve long slice names, twelve long series names, twelve long categories in groups. */
+/** Crowded charts: twelve long slice names, twelve long series names, twelve long categories in groups, at widths from 3 to 12 columns. */
 export function crowdedSpec(): DashboardSpec {
   const names = ['Middle East & Africa', 'North America and Caribbean', 'Latin America', 'Asia Pacific excluding Japan', 'Japan', 'Western Europe',
     'Eastern Europe and Central Asia', 'Oceania', 'Nordics', 'United Kingdom and Ireland', 'Southern Africa', 'Antarctica research'];
@@ -119,6 +119,10 @@ export function crowdedSpec(): DashboardSpec {
       { id: 'pie4', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 4 },
       { id: 'bars', type: 'bar', query: 'wide', x: 'n', y: ['a', 'b', 'c'], width: 6 },
       { id: 'lines', type: 'line', query: 'wide', x: 'n', y: 'a', series: 'n', width: 12 },
+      // Narrow charts, for the small drawing: three, four and five columns.
+      { id: 'pie3', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 3 },
+      { id: 'bars4', type: 'bar', query: 'wide', x: 'n', y: ['a', 'b', 'c'], width: 4 },
+      { id: 'pie5', type: 'pie', query: 'shares', x: 'n', y: 'v', width: 5 },
     ],
   });
 }

@@ -65,20 +65,21 @@ describe('adapters: ECharts page renderer', () => {
       expect(html).to.contain('@media (max-width:640px)');
     });
 
-    it('draws each chart as a scalable inline SVG, twice for half-width panels (desktop and phone), three times from 7 columns (and tablet)', () => {
+    it('draws each chart as a scalable inline SVG: desktop, phone and small drawings for half-width panels, a medium one too from 7 columns', () => {
       for (const id of ['revenue-trend', 'orders-by-region', 'revenue-area', 'visits-signups']) {
         const panel = panelHtml(html, id);
-        expect(panel.match(/<svg /g), id).to.have.length(id === 'revenue-trend' ? 3 : 2);
+        expect(panel.match(/<svg /g), id).to.have.length(id === 'revenue-trend' ? 4 : 3);
         expect(panel).to.contain('<div class="chart-wide"><svg class="chart-svg" role="img"');
         expect(panel).to.contain('<div class="chart-narrow"><svg class="chart-svg"');
         expect(panel).to.match(/viewBox="0 0 340 300"/);
+        expect(panel).to.match(/<div class="chart-small"><svg [^>]*viewBox="0 0 200 \d+"/);
         expect(panel).to.not.match(/<svg[^>]* width="/);
       }
+      // A four-column chart has no phone drawing, only a small one, so the phone rules leave it alone.
       const pie = panelHtml(html, 'channels');
-      expect(pie.match(/<svg /g)).to.have.length(1);
-      expect(pie).to.contain('viewBox="0 0 349 300"');
-      expect(panelHtml(html, 'revenue-trend')).to.contain('viewBox="0 0 751 300"');
-      expect(panelHtml(html, 'revenue-trend')).to.match(/<div class="chart-wide"><svg [^>]*viewBox="0 0 751 300">[\s\S]*<\/svg><\/div><div class="chart-medium"><svg [^>]*viewBox="0 0 520 300">[\s\S]*<\/svg><\/div><div class="chart-narrow"><svg [^>]*viewBox="0 0 340 300">/);
+      expect(pie.match(/<svg /g)).to.have.length(2);
+      expect(pie).to.match(/<div class="chart-wide"><svg [^>]*viewBox="0 0 349 300">[\s\S]*<\/svg><\/div><div class="chart-small"><svg [^>]*viewBox="0 0 200 \d+">/);
+      expect(panelHtml(html, 'revenue-trend')).to.match(/<div class="chart-wide"><svg [^>]*viewBox="0 0 751 300">[\s\S]*<\/svg><\/div><div class="chart-medium"><svg [^>]*viewBox="0 0 520 300">[\s\S]*<\/svg><\/div><div class="chart-narrow"><svg [^>]*viewBox="0 0 340 300">[\s\S]*<\/svg><\/div><div class="chart-small"><svg [^>]*viewBox="0 0 200 \d+">/);
       expect(panelHtml(html, 'revenue-trend')).to.contain('aria-label="Revenue vs cost"');
     });
 

@@ -198,19 +198,31 @@ describe('e2e: charts worth sharing, in Chromium at 1280, 900 and 390 px, light 
     }
   }
 
-  it('crowded charts (twelve long slice and series names, grouped bars) grow or thin rather than cut or overlap text', async () => {
-    // The full-width chart's drawing at each page width: wide, then large and medium between tablet and desktop, then phone.
-    const lines: Record<number, string> = { 1280: 'chart-wide', 1100: 'chart-large', 900: 'chart-large', 700: 'chart-medium', 390: 'chart-narrow' };
-    for (const width of [1280, 1100, 900, 700, 390]) {
+  it('crowded charts (twelve long slice and series names, grouped bars) grow or thin rather than cut or overlap text, from 320 to 1280 px', async () => {
+    // The full-width chart's drawing at each page width: wide, then large and medium between tablet and desktop, then phone and small.
+    const lines: Record<number, string> = { 1280: 'chart-wide', 1100: 'chart-large', 1000: 'chart-large', 900: 'chart-large', 700: 'chart-medium', 390: 'chart-narrow', 320: 'chart-small' };
+    // Three-, four- and five-column charts: the small drawing takes over where the one before would show text under 11 px
+    // (three columns on pages just over 960 px, four and five where they take half a tablet row or a small phone).
+    const narrow: Record<number, [string, string, string]> = {
+      1280: ['chart-wide', 'chart-wide', 'chart-wide'],
+      1100: ['chart-wide', 'chart-wide', 'chart-wide'],
+      1000: ['chart-small', 'chart-small', 'chart-narrow'],
+      700: ['chart-wide', 'chart-small', 'chart-small'],
+      390: ['chart-wide', 'chart-wide', 'chart-narrow'],
+      320: ['chart-wide', 'chart-small', 'chart-small'],
+    };
+    for (const width of [1280, 1100, 1000, 900, 700, 390, 320]) {
       const { page, problems } = await open(width, 'light', url.replace(/subscriptions$/, 'crowded'));
       try {
         const seen = await page.evaluate(measure);
-        // Charts of four columns or fewer have no smaller drawing and still shrink on pages of about 641-780 and
-        // 961-1150 px (decision 0274); at those widths only the wider charts' text size is checked.
-        const small = width === 1100 || width === 700 ? seen.small.filter((s) => !s.startsWith('panel-pie4:')) : seen.small;
-        expect([seen.cut, seen.overlapping, small, problems], `${width}`).to.deep.equal([[], [], [], []]);
+        expect([seen.cut, seen.overlapping, seen.small, problems], `${width}`).to.deep.equal([[], [], [], []]);
+        expect(seen.scrollWidth, `${width}`).to.be.at.most(width);
         expect(seen.drawings['panel-lines'], `${width}`).to.equal(lines[width]);
-        expect(seen.svgTexts['panel-pie'], `${width}`).to.contain('Antarctica').and.contain('Eastern');
+        if (narrow[width]) {
+          expect(['pie3', 'pie4', 'pie5'].map((id) => seen.drawings[`panel-${id}`]), `${width}`).to.deep.equal(narrow[width]);
+          expect(seen.drawings['panel-bars4'], `${width}`).to.equal(seen.drawings['panel-pie4']);
+        }
+        for (const id of ['pie', 'pie3', 'pie4', 'pie5']) expect(seen.svgTexts[`panel-${id}`], `${width} ${id}`).to.contain('Antarctica').and.contain('Eastern');
       } finally {
         await page.close();
       }
