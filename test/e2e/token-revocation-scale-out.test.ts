@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { runDashpub } from '../support/cli.js';
+import { spawnDashpub } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -74,7 +74,7 @@ describe('e2e: revocation reaches every dashpub serve process (PostgreSQL)', fun
 
   it('refuses a token everywhere within a second of `dashpub grant revoke`', async () => {
     const minted = await usedEverywhere('cli-revoked');
-    const revoked = await runDashpub(env, ['grant', 'revoke', minted.grantId]);
+    const revoked = await spawnDashpub(env, ['grant', 'revoke', minted.grantId]);
     expect(revoked.code, revoked.stderr).to.equal(0);
     const done = Date.now();
     for (const server of servers) expect(await refusedWithin(server, minted.access_token, done)).to.be.at.most(PROPAGATION_MS);
