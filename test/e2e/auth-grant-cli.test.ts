@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { runDashpub as dashpub, spawnDashpub } from '../support/cli.js';
@@ -15,7 +15,7 @@ describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     env = { DATABASE_URL: database.url, REDIS_URL: '' };
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
 import { checkClientKit } from '../support/client-shapes.js';
 import { runDashpub as dashpub, spawnDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { startFullServer, type FullServer } from '../support/server.js';
 
@@ -32,7 +32,7 @@ describe('e2e: dashpub client-kit (PostgreSQL)', function () {
   let scratch: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'client-kit-secret', REDIS_URL: '' });
     // The CLI sees the same settings as the server it describes.
     env = { BASE_URL: server.settings.baseUrl, APP_URL: server.settings.appUrl, SERVICE_NAME: 'service', DATABASE_URL: '' };

@@ -9,7 +9,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { progressReporter } from '../../shells/cli/progress.js';
 import { createUser, expectSameDashboards, principalOf, publishFixtureDashboards, snapshotOwner, type DashboardSnapshot } from '../support/archive-fixtures.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { registry } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
@@ -33,7 +33,7 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   let original: Map<string, DashboardSnapshot>;
 
   before(async () => {
-    source = await createTestDatabase();
+    source = await createMigratedTestDatabase();
     env = { DATABASE_URL: source.url, REDIS_URL: '' };
     app = await buildContainer(testSettings({ databaseUrl: source.url }), { role: 'cli' });
     work = await mkdtemp(path.join(os.tmpdir(), 'dashpub-archive-'));

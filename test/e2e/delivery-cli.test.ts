@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { runDashpub, spawnDashpub, type CliRun } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { readmeSignatureSnippet, startSmtpReceiver, startWebhookReceiver, type MailReceiver, type VerifySignature, type WebhookReceiver } from '../support/delivery-receivers.js';
 import { request } from '../support/http.js';
 import { aPrincipal, aUser, aWorkspace, workspaceLock } from '../support/mothers.js';
@@ -41,7 +41,7 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     [hook, smtp, verify] = [await startWebhookReceiver(), await startSmtpReceiver(), await readmeSignatureSnippet()];
     env = { DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'dashpub <reports@example.com>' };
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });

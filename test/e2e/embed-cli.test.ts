@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import { runDashpub, spawnDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { aPrincipal } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
@@ -49,7 +49,7 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
     env = { DATABASE_URL: database.url, REDIS_URL: '', DASHBOARD_DOMAIN: server.settings.dashboardDomain };
     const admin = server.server.app.container.get(AdminAccounts);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shells/config.js';
 import { spawnDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request, type HttpRequest, type HttpResponse } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -75,7 +75,7 @@ describe('e2e: the product name on pages (SERVICE_DISPLAY_NAME, PostgreSQL)', fu
   let database: TestDatabase;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   after(async () => {
     await database?.drop();

@@ -7,7 +7,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { PasswordHasher } from '../../application/ports/password-hasher.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { CLI, runDashpub, spawnDashpub, type CliRun } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { aPrincipal, aUser, aWorkspace, workspaceLock } from '../support/mothers.js';
 import { registry } from '../support/refresh-fixtures.js';
 import { TEST_SECRET_KEY, testSettings } from '../support/settings.js';
@@ -47,7 +47,7 @@ describe('e2e: dashpub share (PostgreSQL)', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     env = { DATABASE_URL: database.url, REDIS_URL: '' };
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });
     const accounts = app.container.get<AccountStore>(AccountStore);

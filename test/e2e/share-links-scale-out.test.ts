@@ -4,7 +4,7 @@ import { PublishDashboard } from '../../application/dashboards/publish-dashboard
 import { ManageShareLinks } from '../../application/sharing/manage-share-links.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { spawnDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { cookiePairs } from '../support/hosting-http.js';
 import { request } from '../support/http.js';
 import { aPrincipal, workspaceLock } from '../support/mothers.js';
@@ -27,7 +27,7 @@ describe('e2e: share links across two dashpub serve processes', function () {
   let servers: SpawnedServer[] = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     seeder = await buildContainer(testSettings({ databaseUrl: database.url }), { refreshWorkers: false });
     const admin = seeder.container.get(AdminAccounts);
     const user = await admin.addUser({ handle: 'vera', email: 'vera@example.com', password: 'vera password 1' });
