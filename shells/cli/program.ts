@@ -19,14 +19,9 @@ function createProgram(io: CliIo): Command {
     .version('0.6.0')
     .option('--json', 'print machine-readable JSON')
     .showHelpAfterError()
-    .configureOutput({
-      writeOut: (text) => void io.stdout.write(text),
-      writeErr: (text) => void io.stderr.write(text),
-      getOutHasColors: () => false,
-      getErrHasColors: () => false,
-    })
+    // Set before the subcommands are added: they copy the output and exit settings from their parent.
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
     .exitOverride();
-  // Set before the subcommands are added, which copy the output and exit settings from their parent.
   bindIo(program, io);
   registerServerCommands(program);
   registerAccountCommands(program);
