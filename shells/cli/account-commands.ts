@@ -20,7 +20,7 @@ function registerUserCommands(program: Command): void {
     .option('--password-stdin', 'read the password from standard input')
     .action(
       action(async (app, options) => {
-        const password = options.passwordStdin ? await readStdin() : null;
+        const password = options.passwordStdin ? await readStdin(options.io) : null;
         const created = await app.container.get(AdminAccounts).addUser({ handle: options.handle, email: options.email, plan: options.plan, password });
         print(options, created, () => [`created user ${created.handle} <${created.email}> (${created.plan}) id ${created.id}`]);
       }),

@@ -39,8 +39,8 @@ function registerExport(dashboard: Command): void {
     .action(
       action(async (app, options) => {
         const out = String(options.out);
-        const pending = await startArchive(out);
-        const progress = progressReporter();
+        const pending = await startArchive(out, options.io.cwd);
+        const progress = progressReporter(options.io.stderr);
         try {
           const summary = await app.container.get(ExportDashboards).execute(selectorOf(options), pending.sink, progress.update);
           progress.finish();
@@ -79,8 +79,8 @@ function registerImport(dashboard: Command): void {
     .action(
       action(async (app, options) => {
         const from = String(options.from);
-        const archive = await openArchive(from);
-        const progress = progressReporter();
+        const archive = await openArchive(from, options.io.cwd);
+        const progress = progressReporter(options.io.stderr);
         let report: ImportReport;
         try {
           report = await app.container.get(ImportDashboards).execute(selectorOf(options), archive.manifest, archive.files, progress.update);
@@ -89,7 +89,7 @@ function registerImport(dashboard: Command): void {
         }
         print(options, { from, ...report }, () => importLines(report));
         // Anything not imported is a refusal of part of the request.
-        if (report.skipped + report.refused > 0) process.exitCode = 1;
+        if (report.skipped + report.refused > 0) options.io.exitCode = 1;
       }),
     );
 }

@@ -23,11 +23,11 @@ export interface PendingArchive {
 }
 
 /**
- * Refuses an `out` that exists and is not an empty directory, then starts writing beside it, so a
+ * Refuses an `out` (relative to `cwd`) that exists and is not an empty directory, then starts writing beside it, so a
  * failed or interrupted export never leaves a directory that looks like a finished archive.
  */
-export async function startArchive(out: string): Promise<PendingArchive> {
-  const target = path.resolve(out);
+export async function startArchive(out: string, cwd: string): Promise<PendingArchive> {
+  const target = path.resolve(cwd, out);
   await refuseUnlessMissingOrEmpty(out, target);
   await mkdir(path.dirname(target), { recursive: true });
   const staging = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
@@ -64,8 +64,8 @@ export interface OpenedArchive {
   files: ArchiveFileSource;
 }
 
-export async function openArchive(from: string): Promise<OpenedArchive> {
-  const directory = path.resolve(from);
+export async function openArchive(from: string, cwd: string): Promise<OpenedArchive> {
+  const directory = path.resolve(cwd, from);
   let text: string;
   try {
     text = await readFile(path.join(directory, MANIFEST_FILE), 'utf8');

@@ -20,9 +20,9 @@ export function registerClientKitCommands(program: Command): void {
       const options = optionsOf(command);
       try {
         const out = String(options.out);
-        const target = path.resolve(out);
+        const target = path.resolve(options.io.cwd, out);
         await refuseUnlessMissingOrEmpty(out, target);
-        const settings = loadSettings();
+        const settings = loadSettings(options.io.env);
         const files = clientKitFiles(settings, path.basename(target));
         for (const file of files) {
           const where = path.join(target, ...file.path.split('/'));
@@ -47,7 +47,7 @@ export function registerClientKitCommands(program: Command): void {
           `  claude plugin install ${setup.plugin.name}@${setup.plugin.marketplace}`,
         ]);
       } catch (err) {
-        process.exitCode = reportFailure(err, options);
+        options.io.exitCode = reportFailure(err, options);
       }
     });
 }

@@ -34,7 +34,7 @@ function registerAdd(connection: Command): void {
     .action(
       action(async (app, options) => {
         if ((options.url === undefined) === !options.urlStdin) throw invalid('give the connection URL with exactly one of --url <url> or --url-stdin');
-        const url = options.urlStdin ? await readStdin() : String(options.url);
+        const url = options.urlStdin ? await readStdin(options.io) : String(options.url);
         const accounts = app.container.get<AccountStore>(AccountStore);
         const owner = await accounts.findUserByHandle(String(options.owner));
         if (!owner) throw new DomainError('not_found', `user "${options.owner}" not found`);
@@ -70,7 +70,7 @@ function registerUpkeep(connection: Command): void {
       action(async (app, options, id: string) => {
         const tested = await app.container.get(ManageConnections).test(id);
         printStatus(options, tested);
-        if (tested.status !== 'active') process.exitCode = 1;
+        if (tested.status !== 'active') options.io.exitCode = 1;
       }),
     );
   connection
@@ -89,7 +89,7 @@ function registerUpkeep(connection: Command): void {
       action(async (app, options, id: string) => {
         const enabled = await app.container.get(ManageConnections).enable(id);
         printStatus(options, enabled);
-        if (enabled.status !== 'active') process.exitCode = 1;
+        if (enabled.status !== 'active') options.io.exitCode = 1;
       }),
     );
 }

@@ -1,12 +1,39 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import type { Settings } from '../../application/ports/settings.js';
 import { loadSettings } from '../config.js';
 import type { AppContainer } from '../container.js';
+import type { CliIo } from './io.js';
 import { reportFailure, type GlobalOptions } from './output.js';
 import { announceDatabase, type DatabaseUse } from './which-database.js';
 
-/** Options of the command and of every parent (so `--json` works before or after the subcommand). */
+/** Each program's io, kept beside it rather than in a global, so concurrent in-process runs stay apart. */
+const ioOfProgram = new WeakMap<Command, CliIo>();
+
+export function bindIo(program: Command, io: CliIo): void {
+  ioOfProgram.set(program, io);
+}
+
+function ioOf(command: Command): CliIo {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const io = ioOfProgram.get(root);
+  if (!io) throw new Error('dashpub command run outside runCli');
+  return io;
+}
+
+/**
+ * Options of the command and of every parent (so `--json` works before or after the subcommand), with the
+ * run's io.
+ */
 export function optionsOf(command: Command): GlobalOptions & Record<string, unknown> {
-  return command.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
+  return { ...command.optsWithGlobals(), io: ioOf(command) } as GlobalOptions & Record<string, unknown>;
+}
+
+/** The settings a command runs with: from the run's environment, the data directory taken from its working directory. */
+export function cliSettings(io: CliIo): Settings {
+  const settings = loadSettings(io.env);
+  return { ...settings, dataDir: path.resolve(io.cwd, settings.dataDir) };
 }
 
 /**
@@ -25,13 +52,13 @@ export function action<A extends unknown[]>(
     let app: AppContainer | undefined;
     try {
       // Loaded here, not at the top: `--help` and argument errors then answer without loading the service.
-      const settings = loadSettings();
+      const settings = cliSettings(options.io);
       announceDatabase(settings, use, options);
-      const { buildContainer } = await import('../container.js');
-      app = await buildContainer(settings, { role: 'cli' });
+      const [{ buildContainer }, { createLogger }] = await Promise.all([import('../container.js'), import('../logger.js')]);
+      app = await buildContainer(settings, { role: 'cli', logger: createLogger(settings, options.io.stdout) });
       await run(app, options, ...args);
     } catch (err) {
-      process.exitCode = reportFailure(err, options);
+      options.io.exitCode = reportFailure(err, options);
     } finally {
       await app?.close();
     }

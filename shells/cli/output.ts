@@ -1,13 +1,16 @@
 import { isDomainError } from '../../domain/errors.js';
+import type { CliIo } from './io.js';
 
 export interface GlobalOptions {
   json?: boolean;
+  /** Where this run reads and writes (shells/cli/context.ts adds it to every command's options). */
+  io: CliIo;
 }
 
 /** Prints data as JSON with --json, else as the given human lines. */
 export function print(options: GlobalOptions, data: unknown, human: () => string[]): void {
-  if (options.json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-  else process.stdout.write(`${human().join('\n')}\n`);
+  if (options.json) options.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  else options.io.stdout.write(`${human().join('\n')}\n`);
 }
 
 export function table(rows: Array<Record<string, unknown>>, columns: string[]): string[] {
@@ -25,13 +28,13 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
 export function reportFailure(err: unknown, options: GlobalOptions): number {
   const domain = isDomainError(err);
   const message = err instanceof Error ? err.message : String(err);
-  if (options.json) process.stderr.write(`${JSON.stringify({ error: domain ? err.code : 'internal', message })}\n`);
-  else process.stderr.write(`error: ${message}\n`);
+  if (options.json) options.io.stderr.write(`${JSON.stringify({ error: domain ? err.code : 'internal', message })}\n`);
+  else options.io.stderr.write(`error: ${message}\n`);
   return domain ? 1 : 3;
 }
 
-export async function readStdin(): Promise<string> {
+export async function readStdin(io: CliIo): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }

@@ -17,7 +17,7 @@ export interface ProgressReporter {
  * On a terminal, one line redrawn in place: `[########------------] 12/30 dashboards  sales`.
  * Anywhere else (a pipe, a log file, a test), one plain line per dashboard.
  */
-export function progressReporter(stream: ProgressStream = process.stderr): ProgressReporter {
+export function progressReporter(stream: ProgressStream): ProgressReporter {
   let drawn = false;
   return {
     update(done, total, slug) {

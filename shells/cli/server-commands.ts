@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../config.js';
 import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
-import { optionsOf } from './context.js';
+import { cliSettings, optionsOf } from './context.js';
 import { print, reportFailure } from './output.js';
 import { announceDatabase } from './which-database.js';
 import type { RunningServer } from '../koa/server.js';
@@ -14,7 +14,7 @@ export function registerServerCommands(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = optionsOf(command);
       try {
-        const settings = loadSettings();
+        const settings = loadSettings(options.io.env);
         // Said at start rather than at the first warehouse connection or upstream sign-in (see secret-box.ts).
         if (settings.databaseUrl && !settings.secretKey) throw new Error(SECRET_KEY_REQUIRED);
         announceDatabase(settings, 'write', options);
@@ -32,7 +32,7 @@ export function registerServerCommands(program: Command): void {
         process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
         shutdownOnSignals(server, settings);
       } catch (err) {
-        process.exitCode = reportFailure(err, options);
+        options.io.exitCode = reportFailure(err, options);
       }
     });
 
@@ -42,15 +42,15 @@ export function registerServerCommands(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = optionsOf(command);
       try {
-        const settings = loadSettings();
+        const settings = cliSettings(options.io);
         announceDatabase(settings, 'write', options);
-        const { buildContainer } = await import('../container.js');
-        const app = await buildContainer(settings, { role: 'cli' });
+        const [{ buildContainer }, { createLogger }] = await Promise.all([import('../container.js'), import('../logger.js')]);
+        const app = await buildContainer(settings, { role: 'cli', logger: createLogger(settings, options.io.stdout) });
         const applied = app.migrationsApplied;
         await app.close();
         print(options, { applied }, () => (applied.length ? applied.map((m) => `applied ${m}`) : ['database is up to date']));
       } catch (err) {
-        process.exitCode = reportFailure(err, options);
+        options.io.exitCode = reportFailure(err, options);
       }
     });
 }

@@ -6,6 +6,7 @@ import { DURATION_HINT, parseDuration } from '../../domain/durations.js';
 import { invalid } from '../../domain/errors.js';
 import { shareLinkJson, shareLinkUrl } from '../presenters/sharing/share-link-presenters.js';
 import { action } from './context.js';
+import type { CliIo } from './io.js';
 import { print, readStdin, table, type GlobalOptions } from './output.js';
 
 /** The CLI acts as the operator, who may manage every link; links are named by id, whoever owns them. */
@@ -36,9 +37,9 @@ function parseExpiry(options: Record<string, unknown>): Pick<NewLinkRequest, 'ex
 }
 
 /** The password from a pipe or a file: never from argv, and never from a terminal, where it would show as typed. */
-async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) throw invalid('--password-stdin reads the password from a pipe or a file, not from a terminal, where it would show as you type');
-  const password = await readStdin();
+async function readPassword(io: CliIo): Promise<string> {
+  if (io.stdin.isTTY) throw invalid('--password-stdin reads the password from a pipe or a file, not from a terminal, where it would show as you type');
+  const password = await readStdin(io);
   if (password === '') throw invalid('--password-stdin read an empty password; pipe the password in, or leave the option out for a link without one');
   return password;
 }
@@ -82,7 +83,7 @@ function registerCreate(share: Command): void {
     .action(
       action(async (app, options) => {
         const expiry = parseExpiry(options);
-        const password = options.passwordStdin ? await readPassword() : null;
+        const password = options.passwordStdin ? await readPassword(options.io) : null;
         const request: NewLinkRequest = { label: options.label as string | undefined, password, pinnedVersionId: options.pin as string | undefined, ...expiry };
         const created = await app.container.get(ManageShareLinks).create(OPERATOR, selectorOf(options), String(options.slug), request);
         const url = shareLinkUrl(app.container.get<Settings>(Settings), created.subdomain, created.token);

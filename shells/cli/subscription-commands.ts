@@ -62,7 +62,7 @@ export function registerSubscriptionCommands(program: Command): void {
         const json = { ...subscriptionJson(tested), outcome: outcomeJson(tested.outcome) };
         const said = tested.outcome.status === 'failed' ? `failed: ${tested.outcome.error}${tested.outcome.paused ? ' (the subscription is now paused)' : ''}` : tested.outcome.status;
         print(options, json, () => [`subscription ${json.id} (${json.channel} ${json.target}): ${said}`]);
-        if (tested.outcome.status === 'failed') process.exitCode = 1;
+        if (tested.outcome.status === 'failed') options.io.exitCode = 1;
       }),
     );
 }

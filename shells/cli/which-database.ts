@@ -40,5 +40,5 @@ export function serverOf(url: string): string {
 }
 
 function say(options: GlobalOptions, line: string): void {
-  process.stderr.write(options.json ? `${JSON.stringify({ database: line })}\n` : `${line}\n`);
+  options.io.stderr.write(options.json ? `${JSON.stringify({ database: line })}\n` : `${line}\n`);
 }

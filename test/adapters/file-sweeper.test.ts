@@ -9,7 +9,7 @@ import { FileSweeper } from '../../application/ports/file-sweeper.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { makeUser, registry } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
 
@@ -127,7 +127,7 @@ function describeFileSweep(label: string, open: () => Promise<Backend>, options:
 describeFileSweep(
   'PostgreSQL',
   async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const app = await buildContainer(testSettings({ databaseUrl: database.url }), { refreshWorkers: false });
     return { app, close: async () => (await app.close(), await database.drop()) };
   },

@@ -6,7 +6,7 @@ import { AccountStore } from '../../application/ports/account-store.js';
 import type { ToolResult } from '../../shells/koa/mcp/tool-registry.js';
 import { ListAnswerCache } from '../../shells/koa/mcp/list-answer-cache.js';
 import type { Target } from '../../domain/scope.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
@@ -29,7 +29,7 @@ describe('adapters: list_dashboards cache and its listing versions (PostgreSQL)'
   let userId: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     // The same URLs for both, so their answers can be compared byte for byte.
     const env = { DATABASE_URL: database.url, BASE_URL: 'http://api.test', APP_URL: 'http://app.test', DASHBOARD_DOMAIN: 'dash.test' };
     cached = await startFullServer(env);

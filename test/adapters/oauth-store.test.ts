@@ -6,7 +6,7 @@ import { openDataSource } from '../../adapters/postgres/data-source.js';
 import { TypeormAccountStore } from '../../adapters/postgres/typeorm-account-store.js';
 import { TypeormOAuthStore } from '../../adapters/postgres/typeorm-oauth-store.js';
 import type { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { describeOAuthStoreContract, type OAuthStoreFixture } from './oauth-store.contract.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
 
@@ -36,7 +36,7 @@ describe('OAuthStore on PostgreSQL', () => {
   let dataSource: DataSource;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     dataSource = await openDataSource(database.url, { poolSize: 5 });
   });
   after(async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { startBackgroundWork } from '../../shells/background-work.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { testSettings } from '../support/settings.js';
 import { json, makeUser, registry, salesSpec, seedSales, sql, text, uniq } from '../support/refresh-fixtures.js';
@@ -31,7 +31,7 @@ describe('connections and refresh on PostgreSQL', function () {
   let tools: ToolRegistry;
 
   before(async () => {
-    service = await createTestDatabase();
+    service = await createMigratedTestDatabase();
     warehouse = await createTestWarehouse();
     await seedSales(warehouse.adminUrl);
     app = await buildContainer(testSettings({ databaseUrl: service.url, secretKey: SECRET }), { refreshWorkers: false });

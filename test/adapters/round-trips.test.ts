@@ -13,7 +13,7 @@ import type { SelfMetricsService } from '../../application/connections/self-metr
 import { SelfMetrics } from '../../application/ports/warehouse.js';
 import { isRefreshableSpec } from '../../domain/dashboard-spec.js';
 import { buildContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { salesSpec, seedSales } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
@@ -35,7 +35,7 @@ describe('round trips of publish and list_dashboards on PostgreSQL', function ()
   let names: Array<string | undefined> = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     app = await buildContainer(testSettings({ databaseUrl: database.url }));
     const user = await app.container.get<AccountStore>(AccountStore).createUser({ handle: 'ada-trips', email: 'ada-trips@example.com', passwordHash: null, plan: 'free' });
     ada = { userId: user.id, grantId: 'g', lock: { kind: 'personal' }, scope: 'dashboards' };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { json, makeUser, registry, text, uniq } from '../support/refresh-fixtures.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
@@ -27,7 +27,7 @@ describe('self metrics: tenant isolation against adversarial SQL', function () {
   const bobSlug = `bob-marker-${uniq('m').replace(/[^a-z0-9-]/g, '')}`;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     app = await buildContainer(testSettings({ databaseUrl: database.url, secretKey: 'k' }), { refreshWorkers: false });
     tools = registry(app.container);
     const a = await makeUser(app.container, 'free');

@@ -5,7 +5,7 @@ import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { FILE_SWEEP_GRACE_SECONDS, FILE_TOUCH_AGE_SECONDS, FileSweeper } from '../../application/ports/file-sweeper.js';
 import { buildContainer } from '../../shells/container.js';
-import { createTestDatabase, whileMigratedDown, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, whileMigratedDown, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
 import { PublishWrites1700000015200 } from '../../adapters/postgres/migrations/1700000015200-publish-writes.js';
 import { FilesSortedBeforeBytes1700000015300 } from '../../adapters/postgres/migrations/1700000015300-files-sorted-before-bytes.js';
@@ -34,7 +34,7 @@ describe('writers of the same bytes on PostgreSQL', function () {
   const owners: string[] = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { refreshWorkers: false });
     const accounts = app.container.get<AccountStore>(AccountStore);
     for (let i = 0; i < 3; i++) owners.push((await aUser(accounts)).id);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, sql, type TestWarehouse } from '../support/warehouse.js';
 import { testSettings } from '../support/settings.js';
 import { makeUser, seedSales } from '../support/refresh-fixtures.js';
@@ -48,7 +48,7 @@ describe('parameters bound, never spliced, on self and on a warehouse', function
   const targets: Record<string, SqlTarget> = {};
 
   before(async () => {
-    service = await createTestDatabase();
+    service = await createMigratedTestDatabase();
     warehouse = await createTestWarehouse();
     await seedSales(warehouse.adminUrl);
     // `self` gets room for a loaded machine: what is under test is the binding, not the time limit.

@@ -8,7 +8,7 @@ import { CachingTokenVerifier } from '../../application/auth/cached-token-verifi
 import { OAuthTokenVerifier } from '../../application/auth/verify-access-token.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, systemClock, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
@@ -37,7 +37,7 @@ describe('adapters: verified-token cache and its invalidation channel (PostgreSQ
   let lookups = 0;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     admin = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli', refreshWorkers: false });
     sql = new pg.Client({ connectionString: database.url });
     await sql.connect();

@@ -6,7 +6,7 @@ import { DEFAULT_HOSTING_OPTIONS } from '../../application/hosting/hosting-optio
 import { ViewerAccess } from '../../application/hosting/viewer-access.js';
 import type { ViewerTickets } from '../../application/ports/viewer-tickets.js';
 import { buildContainer, systemClock, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 
 const silent = { info: () => {}, warn: () => {} };
@@ -22,7 +22,7 @@ describe('adapters: viewer sessions end on every process (PostgreSQL invalidatio
   const listeners: PgTokenInvalidations[] = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     admin = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli', refreshWorkers: false });
   });
   after(async () => {

@@ -6,7 +6,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshDashboard } from '../../application/refresh/refresh-dashboard.js';
 import { DomainError } from '../../domain/errors.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { makeUser, registry, salesSpec, seedSales, text } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
@@ -30,7 +30,7 @@ describe('warehouse address policy on PostgreSQL', function () {
   let host: string;
 
   before(async () => {
-    service = await createTestDatabase();
+    service = await createMigratedTestDatabase();
     warehouse = await createTestWarehouse();
     await seedSales(warehouse.adminUrl);
     host = new URL(warehouse.url).hostname;

@@ -6,7 +6,7 @@ import { MemoryOAuthStore } from '../../adapters/memory/memory-oauth-store.js';
 import { openDataSource } from '../../adapters/postgres/data-source.js';
 import { TypeormAccountStore } from '../../adapters/postgres/typeorm-account-store.js';
 import { TypeormOAuthStore } from '../../adapters/postgres/typeorm-oauth-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeAuthKit } from '../support/oauth-kit.js';
 import { describeOAuthFlows } from './oauth-flows.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
@@ -19,7 +19,7 @@ describe('OAuth flows on PostgreSQL', () => {
   let dataSource: DataSource;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     dataSource = await openDataSource(database.url, { poolSize: 5 });
   });
   beforeEach(() => dataSource.query('TRUNCATE oauth_clients, web_sessions, users, workspaces CASCADE'));

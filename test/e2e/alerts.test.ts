@@ -9,7 +9,7 @@ import { DELIVERY_QUEUE } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { eventually, startSmtpReceiver, startWebhookReceiver, type MailReceiver, type WebhookReceiver } from '../support/delivery-receivers.js';
 import { aPrincipal } from '../support/mothers.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -48,7 +48,7 @@ describe('e2e: alerts and refresh-failure notices (PostgreSQL, pg-boss, SMTP, we
   let db: pg.Client;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     [smtp, hook] = [await startSmtpReceiver(), await startWebhookReceiver()];
     server = await startFullServer({
       DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'dashpub <alerts@example.com>', DELIVERY_RETRY_DELAY_SECONDS: '1', LOG_LEVEL: 'error',

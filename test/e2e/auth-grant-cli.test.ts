@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';
-import { runDashpub as dashpub } from '../support/cli.js';
+import { runDashpub as dashpub, spawnDashpub } from '../support/cli.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
 
 describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
@@ -15,7 +15,7 @@ describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     env = { DATABASE_URL: database.url, REDIS_URL: '' };
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });
   });
@@ -33,8 +33,7 @@ describe('e2e: dashpub grant list / grant revoke (PostgreSQL)', function () {
     const adaToken = await mintAccessToken(app.container, { userId: ada.id, lock: { kind: 'workspace', workspaceId: team.id }, clientName: 'Claude' });
     const bobToken = await mintAccessToken(app.container, { userId: bob.id, clientName: 'Cursor' });
 
-    // Each CLI run starts the whole container, so the test keeps to four.
-    const all = await dashpub(env, ['grant', 'list']);
+    const all = await spawnDashpub(env, ['grant', 'list']);
     expect(all.code, all.stderr).to.equal(0);
     const lines = all.stdout.trim().split('\n');
     expect(lines[0]).to.match(/^ID\s+USER\s+CLIENT\s+TARGET\s+STATUS\s+CREATEDAT\s+SESSIONEXPIRESAT$/);

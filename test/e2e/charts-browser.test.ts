@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { crowdedSpec, REGIONS, shareableSpec } from '../adapters/render-fixture.js';
 import { launchChromium, SCREENSHOTS } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from '../support/hosting-server.js';
 import { makeUser, registry } from '../support/refresh-fixtures.js';
 import { freePort } from '../support/server.js';
@@ -102,7 +102,7 @@ describe('e2e: charts worth sharing, in Chromium at 1280, 900 and 390 px, light 
   let url: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     const port = await freePort();
     const settings = testSettings({ databaseUrl: database.url, dashboardDomain: `dash.localhost:${port}` });
     app = await buildContainer(settings, { refreshWorkers: false });

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
-import { runDashpub as dashpub } from '../support/cli.js';
+import { runDashpub as dashpub, spawnDashpub } from '../support/cli.js';
 import { SECRET_KEY_REQUIRED } from '../../adapters/crypto/secret-box.js';
 
-/** The `dashpub` admin CLI through its real entry point against PostgreSQL. */
+/** The `dashpub` admin CLI against PostgreSQL: in-process through runCli, and each command family once as the binary. */
 describe('e2e: dashpub CLI (PostgreSQL)', function () {
   this.timeout(120_000);
   let database: TestDatabase;
@@ -25,7 +25,7 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
   });
 
   it('migrates, then reports the database is up to date', async () => {
-    const first = await dashpub(env, ['--json', 'migrate']);
+    const first = await spawnDashpub(env, ['--json', 'migrate']);
     expect(first.code, first.stderr).to.equal(0);
     const { host, port, pathname } = new URL(database.url);
     expect(first.database).to.equal(`using the database at ${host.replace(/:\d+$/, '')}:${port || '5432'}${pathname}`);
@@ -35,7 +35,7 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
   });
 
   it('refuses to serve PostgreSQL without SECRET_KEY, saying why', async () => {
-    const run = await dashpub({ ...env, SECRET_KEY: '', PORT: '0' }, ['serve']);
+    const run = await spawnDashpub({ ...env, SECRET_KEY: '', PORT: '0' }, ['serve']);
     expect(run.code).to.equal(3);
     expect(run.stderr.trim()).to.equal(`error: ${SECRET_KEY_REQUIRED}`);
   });
@@ -70,7 +70,7 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
   });
 
   it('creates workspaces and members, and lists dashboards', async () => {
-    const ws = await dashpub(env, ['workspace', 'add', '--slug', 'acme', '--name', 'Acme Inc']);
+    const ws = await spawnDashpub(env, ['workspace', 'add', '--slug', 'acme', '--name', 'Acme Inc']);
     expect(ws.code, ws.stderr).to.equal(0);
     expect(ws.stdout).to.match(/^created workspace acme \("Acme Inc"\)/);
     const clash = await dashpub(env, ['workspace', 'add', '--slug', 'ada', '--name', 'Clash']);
@@ -79,7 +79,7 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
     expect(member.stdout.trim()).to.equal('ada is an admin of acme');
     const missing = await dashpub(env, ['workspace', 'member', 'add', '--workspace', 'nope', '--user', 'ada']);
     expect(missing.stderr.trim()).to.equal('error: workspace "nope" not found');
-    const none = await dashpub(env, ['dashboard', 'list', '--owner', 'ada']);
+    const none = await spawnDashpub(env, ['dashboard', 'list', '--owner', 'ada']);
     expect(none.stdout.trim()).to.equal('(none)');
     const listed = await dashpub(env, ['--json', 'dashboard', 'list', '--workspace', 'acme']);
     expect(JSON.parse(listed.stdout)).to.deep.equal([]);
@@ -87,7 +87,7 @@ describe('e2e: dashpub CLI (PostgreSQL)', function () {
 
   it('adds, lists and tests warehouse connections, with the URL from stdin and never printed', async () => {
     // An empty database stands in for a warehouse: the connection test only connects and SELECTs 1.
-    const added = await dashpub(env, ['--json', 'connection', 'add', '--owner', 'ada', '--workspace', 'acme', '--label', 'Warehouse', '--url-stdin'], `${warehouse.url}\n`);
+    const added = await spawnDashpub(env, ['--json', 'connection', 'add', '--owner', 'ada', '--workspace', 'acme', '--label', 'Warehouse', '--url-stdin'], `${warehouse.url}\n`);
     expect(added.code, added.stderr).to.equal(0);
     const connection = JSON.parse(added.stdout);
     expect(connection).to.include({ label: 'Warehouse', status: 'active', scope: 'workspace' });
@@ -178,11 +178,12 @@ describe('e2e: dashpub CLI names its database', function () {
   });
 
   it('says a write command created the embedded database, and a later read that it used it', async () => {
+    // As real processes: the embedded database and the working directory are the binary's own.
     const dataDir = path.join(work, 'data');
-    const added = await dashpub(bare, ['user', 'add', '--handle', 'ada', '--email', 'ada@example.com'], '', work);
+    const added = await spawnDashpub(bare, ['user', 'add', '--handle', 'ada', '--email', 'ada@example.com'], '', work);
     expect(added.code, added.stderr).to.equal(0);
     expect(added.database).to.equal(`creating the embedded database in ${dataDir}`);
-    const listed = await dashpub(bare, ['user', 'list'], '', work);
+    const listed = await spawnDashpub(bare, ['user', 'list'], '', work);
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.database).to.equal(`using the embedded database in ${dataDir}`);
     expect(listed.stdout).to.contain('ada@example.com');

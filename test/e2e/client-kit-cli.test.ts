@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
 import { checkClientKit } from '../support/client-shapes.js';
-import { runDashpub as dashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { runDashpub as dashpub, spawnDashpub } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { startFullServer, type FullServer } from '../support/server.js';
 
@@ -21,7 +21,7 @@ function readTree(dir: string, prefix = ''): Map<string, string> {
 }
 
 /**
- * `dashpub client-kit --out DIR` through the real entry point, against a running server on
+ * `dashpub client-kit --out DIR` through runCli (once as the binary), against a running server on
  * PostgreSQL: the kit is a Claude Code plugin in shape, and its MCP URL answers the sign-in handshake.
  */
 describe('e2e: dashpub client-kit (PostgreSQL)', function () {
@@ -32,7 +32,7 @@ describe('e2e: dashpub client-kit (PostgreSQL)', function () {
   let scratch: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'client-kit-secret', REDIS_URL: '' });
     // The CLI sees the same settings as the server it describes.
     env = { BASE_URL: server.settings.baseUrl, APP_URL: server.settings.appUrl, SERVICE_NAME: 'service', DATABASE_URL: '' };
@@ -46,7 +46,7 @@ describe('e2e: dashpub client-kit (PostgreSQL)', function () {
 
   it('writes the marketplace and the plugin `service`, whose MCP URL answers 401 naming the resource metadata', async () => {
     const out = path.join(scratch, 'kit');
-    const run = await dashpub(env, ['client-kit', '--out', out, '--json']);
+    const run = await spawnDashpub(env, ['client-kit', '--out', out, '--json']);
     expect(run.code, run.stderr).to.equal(0);
     const summary = JSON.parse(run.stdout);
     expect(summary).to.deep.include({ out, mcpUrl: `${server.settings.baseUrl}/mcp`, server: 'service', plugin: 'service', toolPrefix: 'mcp__plugin_service_service__' });

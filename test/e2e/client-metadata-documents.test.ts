@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, signUpInBrowser } from '../support/browser.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-server.js';
@@ -91,7 +91,7 @@ describe('e2e: sign-in with a Client ID Metadata Document (full server, PostgreS
 
   before(async () => {
     site = await clientSite();
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_LOOPBACK_CLIENT_METADATA: 'true' });
     browser = await launchChromium();
     // The consent screen works without JavaScript, so the browser runs none.

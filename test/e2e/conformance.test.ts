@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -101,7 +101,7 @@ describe('e2e: the official MCP conformance suite against a dashpub serve proces
   let web: WebClient;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     // Loopback metadata documents are allowed for the last test, whose client is one.
     server = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_LOOPBACK_CLIENT_METADATA: 'true' });
     web = new WebClient(server.url, server.hosts.app);

@@ -9,7 +9,7 @@ import { launchChromium, openPage, SCREENSHOTS } from '../support/browser.js';
 import axe from 'axe-core';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
 import { serveTools, TOOL_NAMES } from '../../shells/koa/mcp/tools/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import {
   checkClientKit,
@@ -51,7 +51,7 @@ describe('e2e: connect an AI client page (PostgreSQL)', function () {
   let mcpUrl: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'connect-page-secret', REDIS_URL: '', SERVICE_NAME: 'service' });
     app = (path) => request({ url: `${server.url}${path}`, host: server.hosts.app });
     mcpUrl = `${server.settings.baseUrl}/mcp`;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { request } from '../support/http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -18,7 +18,7 @@ describe('e2e: warehouse connections page (PostgreSQL)', function () {
   let web: WebClient;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     warehouse = await createTestWarehouse();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'connections-page-secret', REDIS_URL: '' });
     web = new WebClient(server.url, server.hosts.app);

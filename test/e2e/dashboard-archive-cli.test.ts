@@ -9,17 +9,17 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { progressReporter } from '../../shells/cli/progress.js';
 import { createUser, expectSameDashboards, principalOf, publishFixtureDashboards, snapshotOwner, type DashboardSnapshot } from '../support/archive-fixtures.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { registry } from '../support/refresh-fixtures.js';
 import { testSettings } from '../support/settings.js';
-import { runDashpub as dashpub } from '../support/cli.js';
+import { runDashpub as dashpub, spawnDashpub } from '../support/cli.js';
 import { aWorkspace } from '../support/mothers.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const SLUGS = ['kpis', 'live', 'report', 'sales', 'secret', 'wh'];
 
-/** `dashpub dashboard export` / `import` through the real CLI on PostgreSQL. */
+/** `dashpub dashboard export` / `import` through runCli (once each as the binary) on PostgreSQL. */
 describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   this.timeout(120_000);
   let source: TestDatabase;
@@ -33,7 +33,7 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   let original: Map<string, DashboardSnapshot>;
 
   before(async () => {
-    source = await createTestDatabase();
+    source = await createMigratedTestDatabase();
     env = { DATABASE_URL: source.url, REDIS_URL: '' };
     app = await buildContainer(testSettings({ databaseUrl: source.url }), { role: 'cli' });
     work = await mkdtemp(path.join(os.tmpdir(), 'dashpub-archive-'));
@@ -61,7 +61,7 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
   });
 
   it('exports every dashboard with its versions, aliases, schedule and files, one progress line each on stderr', async () => {
-    const run = await dashpub(env, ['dashboard', 'export', '--owner', 'ada', '--out', archive]);
+    const run = await spawnDashpub(env, ['dashboard', 'export', '--owner', 'ada', '--out', archive]);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stderr.trim().split('\n')).to.deep.equal(SLUGS.map((slug, i) => `${i + 1}/6 dashboards  ${slug}`));
     expect(run.stdout).to.match(/^exported 6 dashboards \(8 versions, \d+ files, \d+ bytes\) of personal ada to .*archive\n$/);
@@ -124,7 +124,7 @@ describe('e2e: dashpub dashboard export / import (PostgreSQL)', function () {
 
   it('imports into another user of the same instance with new ids, everything else preserved', async () => {
     await createUser(app.container, 'bob');
-    const run = await dashpub(env, ['--json', 'dashboard', 'import', '--owner', 'bob', '--from', archive]);
+    const run = await spawnDashpub(env, ['--json', 'dashboard', 'import', '--owner', 'bob', '--from', archive]);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stderr.trim().split('\n')).to.deep.equal(SLUGS.map((slug, i) => `${i + 1}/6 dashboards  ${slug}`));
     const report = JSON.parse(run.stdout);

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, openPage, SCREENSHOTS, signUpInBrowser } from '../support/browser.js';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { startFullServer } from '../support/server.js';
@@ -100,7 +100,7 @@ describe('e2e: dashboards pages in a real browser', function () {
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const launched = launchChromium();
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'dashboards-pages-secret', REDIS_URL: '' });
     app = server.settings.appUrl;
     browser = await launched;

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { launchChromium, openPage, SCREENSHOTS, signUpInBrowser } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { startSmtpReceiver, startWebhookReceiver, type MailReceiver, type WebhookReceiver } from '../support/delivery-receivers.js';
 import { aPrincipal } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
@@ -56,7 +56,7 @@ describe('e2e: the Deliver section in a real browser', function () {
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const launched = launchChromium();
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     [hook, smtp] = [await startWebhookReceiver(), await startSmtpReceiver()];
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'reports@example.com' });
     sales = `${server.settings.appUrl}/dashboards/ada/sales`;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { runDashpub, type CliRun } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { runDashpub, spawnDashpub, type CliRun } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { readmeSignatureSnippet, startSmtpReceiver, startWebhookReceiver, type MailReceiver, type VerifySignature, type WebhookReceiver } from '../support/delivery-receivers.js';
 import { request } from '../support/http.js';
 import { aPrincipal, aUser, aWorkspace, workspaceLock } from '../support/mothers.js';
@@ -12,7 +12,7 @@ import { testSettings } from '../support/settings.js';
 
 const ID = /^[0-9a-f-]{36}$/;
 
-/** `dashpub subscription …` through the real CLI against PostgreSQL, a local webhook receiver and a real SMTP server. */
+/** `dashpub subscription …` through runCli (once as the binary) against PostgreSQL, a local webhook receiver and a real SMTP server. */
 describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', function () {
   this.timeout(240_000);
   let database: TestDatabase;
@@ -23,13 +23,14 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
   let verify: VerifySignature;
   let env: NodeJS.ProcessEnv;
   const runs: CliRun[] = [];
-  const run = async (args: string[]) => {
-    const result = await runDashpub(env, args);
+  /** In-process unless `cli` says otherwise (spawnDashpub, for the binary itself). */
+  const run = async (args: string[], cli = runDashpub) => {
+    const result = await cli(env, args);
     runs.push(result);
     return result;
   };
-  const ok = async (args: string[]) => {
-    const result = await run([...args, '--json']);
+  const ok = async (args: string[], cli = runDashpub) => {
+    const result = await run([...args, '--json'], cli);
     expect(result.code, result.stderr).to.equal(0);
     return JSON.parse(result.stdout);
   };
@@ -40,7 +41,7 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     [hook, smtp, verify] = [await startWebhookReceiver(), await startSmtpReceiver(), await readmeSignatureSnippet()];
     env = { DATABASE_URL: database.url, REDIS_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'dashpub <reports@example.com>' };
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });
@@ -67,7 +68,7 @@ describe('e2e: dashpub subscription (webhook, Slack, email, unsubscribe)', funct
   let secret: string;
 
   it('adds a generic webhook, shows its signing secret once and never its path', async () => {
-    const added = await ok(['subscription', 'add', '--owner', 'ada', '--slug', 'sales', '--webhook', `${hook.url}/hooks/T0K3N-in-path`]);
+    const added = await ok(['subscription', 'add', '--owner', 'ada', '--slug', 'sales', '--webhook', `${hook.url}/hooks/T0K3N-in-path`], spawnDashpub);
     expect(added).to.include({ slug: 'sales', channel: 'webhook', target: hook.url, status: 'active', when: 'after each scheduled refresh' });
     expect(added.id).to.match(ID);
     expect(added.secret).to.match(/^[A-Za-z0-9_-]{43}$/);

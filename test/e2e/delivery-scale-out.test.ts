@@ -6,7 +6,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshStateStore } from '../../application/ports/refresh-state-store.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/delivery-receivers.js';
 import { aUser } from '../support/mothers.js';
 import { callToolOverHttp as callTool, freePort, spawnServer } from '../support/server.js';
@@ -40,7 +40,7 @@ describe('e2e: delivery jobs on two dashpub serve processes', function () {
     db.query(`UPDATE ${table} SET next_run_at = date_trunc('second', now()) - interval '1 second' WHERE ${column} = $1`, [id]);
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     hook = await startWebhookReceiver();
     const env = {
       DATABASE_URL: database.url,

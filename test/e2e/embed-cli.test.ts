@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
-import { runDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { runDashpub, spawnDashpub } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { aPrincipal } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
@@ -35,7 +35,7 @@ async function readmeSnippet(lang: 'js' | 'python', secret: string, exp: number,
   return (await promisify(execFile)('python3', ['-c', `${py}\nprint(src)`], { env: { ...process.env, EMBED_SECRET: secret } })).stdout.trim();
 }
 
-/** `dashpub embed …` through the real entry point against PostgreSQL, its URLs checked on the running server. */
+/** `dashpub embed …` through runCli (once as the binary) against PostgreSQL, its URLs checked on the running server. */
 describe('e2e: dashpub embed (PostgreSQL)', function () {
   this.timeout(90_000);
   let database: TestDatabase;
@@ -49,7 +49,7 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
     env = { DATABASE_URL: database.url, REDIS_URL: '', DASHBOARD_DOMAIN: server.settings.dashboardDomain };
     const admin = server.server.app.container.get(AdminAccounts);
@@ -67,7 +67,7 @@ describe('e2e: dashpub embed (PostgreSQL)', function () {
   });
 
   it('turns embedding on, printing the new secret once, and shows the state without it', async () => {
-    const on = await dashpub(['--json', 'embed', 'on', ...ada]);
+    const on = await spawnDashpub(env, ['--json', 'embed', 'on', ...ada]);
     expect(on.code, on.stderr).to.equal(0);
     const answer = JSON.parse(on.stdout);
     expect(answer).to.include({ owner: 'ada', slug: 'sales', enabled: true });

@@ -7,7 +7,7 @@ import { PublishDashboard } from '../../application/dashboards/publish-dashboard
 import { AccountStore } from '../../application/ports/account-store.js';
 import { escapeHtml } from '../../domain/html.js';
 import { launchChromium, openPage, SCREENSHOTS, signUpInBrowser } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { aPrincipal, aWorkspace, workspaceLock } from '../support/mothers.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -56,7 +56,7 @@ describe('e2e: embed settings in the web app (Chromium)', function () {
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const launched = launchChromium();
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
     app = server.settings.appUrl;
     hostPages = await listen(async (ctx) => {

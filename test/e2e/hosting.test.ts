@@ -11,7 +11,7 @@ import { SESSION_COOKIE } from '../../application/ports/web-sessions.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
 import type { Settings } from '../../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { cookiePairs, hostRequest, type RawResponse } from '../support/hosting-http.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from '../support/hosting-server.js';
 import { testSettings } from '../support/settings.js';
@@ -41,7 +41,7 @@ describe('e2e: dashboards host (PostgreSQL)', function () {
   const publish = (p: Principal, command: PublishCommand) => app.container.get(PublishDashboard).execute(p, command);
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     app = await buildContainer({ ...settings, databaseUrl: database.url });
     server = await startHostingServer(app, settings, sessions);
     const accounts = app.container.get<AccountStore>(AccountStore);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { freePort, spawnServer } from '../support/server.js';
 import { testSettings, TEST_SECRET_KEY } from '../support/settings.js';
@@ -32,7 +32,7 @@ describe('e2e: list_dashboards answers remembered per process, and forgotten on 
   let adminUrl: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     const env = { DATABASE_URL: database.url, REDIS_URL: '', SECRET_KEY: TEST_SECRET_KEY };
     [a, b] = await Promise.all([spawnServer(env, 60_000), spawnServer({ ...env, ADMIN_PORT: String(await freePort()) }, 60_000)]);
     adminUrl = `http://127.0.0.1:${b.settings.adminPort}`;

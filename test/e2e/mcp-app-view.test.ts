@@ -4,7 +4,7 @@ import { launchChromium, openPage } from '../support/browser.js';
 import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { startServer, type RunningServer } from '../../shells/koa/server.js';
 import { DASHBOARD_VIEW_TOOLS, MCP_APP_MIME_TYPE } from '../../shells/koa/mcp/ui/dashboard-view.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { pngStats } from '../support/image-fixtures.js';
 import { installMcpAppHarness, type McpAppHarness } from '../support/mcp-app-host.js';
@@ -87,7 +87,7 @@ describe('e2e: the MCP Apps dashboard view in Chromium, hosted by the ext-apps A
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     port = await freePort();
     apiOrigin = `http://localhost:${port}`;
     dashboardOrigin = `http://vera.dash.localhost:${port}`;

@@ -5,7 +5,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { startFullServer } from '../support/server.js';
@@ -53,7 +53,7 @@ describe('e2e: the official MCP SDK client signs in through OAuth (full server, 
   const transport = () => new StreamableHTTPClientTransport(new URL(`${server.settings.baseUrl}/mcp`), { authProvider: provider, fetch: fetchLogged });
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
   });
   after(async () => {

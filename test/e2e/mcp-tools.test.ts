@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { asPublished } from '../support/hosting-fixtures.js';
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { postMcp, request } from '../support/http.js';
 import { LIFT_AT } from '../../shells/koa/mcp/parse-message.js';
 import { startFullServer, type FullServer } from '../support/server.js';
@@ -57,7 +57,7 @@ describe('e2e: MCP dashboard tools (PostgreSQL)', function () {
   }
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
     const a = await aUser(accounts, { handle: 'ada' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { startFakeOidcProvider, type FakeBehaviour, type FakeOidcProvider, type FakePerson } from '../support/fake-oidc-provider.js';
 import { request, type HttpResponse } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
@@ -21,7 +21,7 @@ describe('e2e: upstream OIDC sign-in (PostgreSQL, fake provider)', function () {
   let server: Awaited<ReturnType<typeof startFullServer>>;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     provider = await startFakeOidcProvider(CLIENT);
     server = await startFullServer({
       DATABASE_URL: database.url,

@@ -6,7 +6,7 @@ import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import type { Principal } from '../../application/ports/token-verifier.js';
 import { startServer, type RunningServer } from '../../shells/koa/server.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { testSettings } from '../support/settings.js';
 import { freePort } from '../support/server.js';
 import { aPrincipal } from '../support/mothers.js';
@@ -28,7 +28,7 @@ describe('e2e: private dashboard in a real browser', function () {
   const password = 'correct horse battery staple';
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     port = await freePort();
     const settings = testSettings({
       port,

@@ -5,7 +5,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { DataSource } from 'typeorm';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { PgBossRefreshQueue } from '../../adapters/jobs/pg-boss-refresh-queue.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestWarehouse, type TestWarehouse } from '../support/warehouse.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { salesSpec, seedSales, sql } from '../support/refresh-fixtures.js';
@@ -91,7 +91,7 @@ describe('e2e: refreshable dashboards over MCP with a PostgreSQL warehouse', fun
   }
 
   before(async () => {
-    service = await createTestDatabase();
+    service = await createMigratedTestDatabase();
     warehouse = await createTestWarehouse();
     await seedSales(warehouse.adminUrl);
     await sql(warehouse.adminUrl, 'CREATE TABLE daily_sales AS SELECT * FROM sales');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadSettings } from '../../shells/config.js';
-import { runDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { spawnDashpub } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request, type HttpRequest, type HttpResponse } from '../support/http.js';
 import { pkcePair } from '../support/oauth-kit.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
@@ -75,7 +75,7 @@ describe('e2e: the product name on pages (SERVICE_DISPLAY_NAME, PostgreSQL)', fu
   let database: TestDatabase;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   after(async () => {
     await database?.drop();
@@ -148,7 +148,7 @@ describe('SERVICE_DISPLAY_NAME setting', () => {
 
   it('a serve process with a bad value refuses to start and says why', async function () {
     this.timeout(30_000);
-    const run = await runDashpub({ DATABASE_URL: '', DATA_DIR: '/nonexistent', PORT: '0', SERVICE_DISPLAY_NAME: 'Acme\tDashboards' }, ['serve']);
+    const run = await spawnDashpub({ DATABASE_URL: '', DATA_DIR: '/nonexistent', PORT: '0', SERVICE_DISPLAY_NAME: 'Acme\tDashboards' }, ['serve']);
     expect(run.code).to.not.equal(0);
     expect(run.stderr.trim()).to.equal('error: SERVICE_DISPLAY_NAME must be 1 to 60 characters with no control characters (got "Acme\\tDashboards")');
   });

@@ -6,8 +6,8 @@ import { AccountStore } from '../../application/ports/account-store.js';
 import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { PasswordHasher } from '../../application/ports/password-hasher.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { CLI, runDashpub as dashpub, type CliRun } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { CLI, runDashpub, spawnDashpub, type CliRun } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { aPrincipal, aUser, aWorkspace, workspaceLock } from '../support/mothers.js';
 import { registry } from '../support/refresh-fixtures.js';
 import { TEST_SECRET_KEY, testSettings } from '../support/settings.js';
@@ -17,7 +17,7 @@ const SHARE_URL = /^http:\/\/ada\.dash\.localhost:8787\/_share\/([A-Za-z0-9_-]{4
 const JSON_KEYS = ['id', 'slug', 'label', 'status', 'password', 'expires_at', 'pinned_version_id', 'views', 'last_used_at', 'created_at'];
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** `dashpub share …` through the real CLI entry point against PostgreSQL. */
+/** `dashpub share …` through runCli (once as the binary, once on a terminal) against PostgreSQL. */
 describe('e2e: dashpub share (PostgreSQL)', function () {
   this.timeout(180_000);
   let database: TestDatabase;
@@ -27,13 +27,14 @@ describe('e2e: dashpub share (PostgreSQL)', function () {
   let versions: { first: string; current: string; bobs: string };
   /** Every CLI run, so the last test can check none printed a secret. */
   const runs: CliRun[] = [];
-  const run = async (args: string[], stdin = '') => {
-    const result = await dashpub(env, args, stdin);
+  /** In-process unless `cli` says otherwise (spawnDashpub, for the binary itself). */
+  const run = async (args: string[], stdin = '', cli = runDashpub) => {
+    const result = await cli(env, args, stdin);
     runs.push(result);
     return result;
   };
-  const ok = async (args: string[], stdin = '') => {
-    const result = await run(args, stdin);
+  const ok = async (args: string[], stdin = '', cli = runDashpub) => {
+    const result = await run(args, stdin, cli);
     expect(result.code, result.stderr).to.equal(0);
     return result;
   };
@@ -46,7 +47,7 @@ describe('e2e: dashpub share (PostgreSQL)', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     env = { DATABASE_URL: database.url, REDIS_URL: '' };
     app = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli' });
     const accounts = app.container.get<AccountStore>(AccountStore);
@@ -79,7 +80,7 @@ describe('e2e: dashpub share (PostgreSQL)', function () {
   let token: string;
 
   it('creates a link with a password from stdin, an expiry, a pin and a label, printing the URL once', async () => {
-    const created = await ok(['share', 'create', '--owner', 'ada', '--slug', 'sales', '--label', 'Board', '--password-stdin', '--expires-in', '7d', '--pin', versions.first], `${PASSWORD}\n`);
+    const created = await ok(['share', 'create', '--owner', 'ada', '--slug', 'sales', '--label', 'Board', '--password-stdin', '--expires-in', '7d', '--pin', versions.first], `${PASSWORD}\n`, spawnDashpub);
     expect(created.database).to.match(/^using the database at /);
     const lines = created.stdout.trimEnd().split('\n');
     expect(lines).to.have.length(3);

@@ -9,7 +9,7 @@ import { ManageShareLinks } from '../../application/sharing/manage-share-links.j
 import { buildContainer } from '../../shells/container.js';
 import { startServer, type RunningServer } from '../../shells/koa/server.js';
 import { launchChromium, openPage } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { ManualClock } from '../support/hosting-fixtures.js';
 import { aPrincipal, workspaceLock } from '../support/mothers.js';
 import { freePort } from '../support/server.js';
@@ -38,7 +38,7 @@ describe('e2e: share links in a real browser', function () {
   let dashHost: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     port = await freePort();
     const settings = testSettings({
       port,

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import pg from 'pg';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { runDashpub as dashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { aPrincipal, aUser, aWorkspace } from '../support/mothers.js';
 import { json, registry } from '../support/refresh-fixtures.js';
 import { startFullServer } from '../support/server.js';
@@ -45,7 +45,7 @@ describe('e2e: get_dashboard mentions share links (PostgreSQL, MCP SDK client)',
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
     adaId = (await aUser(accounts, { handle: 'ada' })).id;

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { launchChromium, openPage, SCREENSHOTS, signUpInBrowser } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { hostRequest } from '../support/hosting-http.js';
 import { aPrincipal } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
@@ -56,7 +56,7 @@ describe('e2e: share links on the dashboard page in a real browser', function ()
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const launched = launchChromium();
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'share-links-page-secret', REDIS_URL: '' });
     app = server.settings.appUrl;
     browser = await launched;

@@ -3,8 +3,8 @@ import { AdminAccounts } from '../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../application/dashboards/publish-dashboard.js';
 import { ManageShareLinks } from '../../application/sharing/manage-share-links.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { runDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { spawnDashpub } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { cookiePairs } from '../support/hosting-http.js';
 import { request } from '../support/http.js';
 import { aPrincipal, workspaceLock } from '../support/mothers.js';
@@ -27,7 +27,7 @@ describe('e2e: share links across two dashpub serve processes', function () {
   let servers: SpawnedServer[] = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     seeder = await buildContainer(testSettings({ databaseUrl: database.url }), { refreshWorkers: false });
     const admin = seeder.container.get(AdminAccounts);
     const user = await admin.addUser({ handle: 'vera', email: 'vera@example.com', password: 'vera password 1' });
@@ -83,7 +83,7 @@ describe('e2e: share links across two dashpub serve processes', function () {
     // Both processes remember the session now.
     for (const server of servers) expect((await get(server, '/plan', cookies)).text).to.include('acme plan');
     // Revoked by a third process, the operator's CLI.
-    const revoked = await runDashpub({ DATABASE_URL: database.url }, ['share', 'revoke', created.link.id]);
+    const revoked = await spawnDashpub({ DATABASE_URL: database.url }, ['share', 'revoke', created.link.id]);
     expect(revoked.code, revoked.stderr).to.equal(0);
     const since = Date.now();
     expect(await refusedWithin(first, cookies, since)).to.be.below(PROPAGATION_MS);

@@ -11,7 +11,7 @@ import type { Principal } from '../../application/ports/token-verifier.js';
 import type { Settings } from '../../application/ports/settings.js';
 import { ManageShareLinks } from '../../application/sharing/manage-share-links.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { ManualClock } from '../support/hosting-fixtures.js';
 import { cookiePairs, hostRequest, type RawResponse } from '../support/hosting-http.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from '../support/hosting-server.js';
@@ -49,7 +49,7 @@ describe('e2e: share links on the dashboards host (PostgreSQL)', function () {
   const csrfIn = (res: RawResponse) => /name="csrf" value="([^"]+)"/.exec(res.text)![1]!;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     app = await buildContainer({ ...settings, databaseUrl: database.url }, { clock, refreshWorkers: false });
     server = await startHostingServer(app, settings, new StubWebSessions());
     links = app.container.get(ManageShareLinks);

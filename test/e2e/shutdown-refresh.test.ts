@@ -5,7 +5,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import { RefreshStateStore, type RefreshRun } from '../../application/ports/refresh-state-store.js';
 import { REFRESH_QUEUE } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { callToolOverHttp, spawnServer, type SpawnedServer } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
@@ -28,7 +28,7 @@ describe('e2e: a refresh running when its instance is told to stop', function ()
   const spawned: SpawnedServer[] = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     admin = await buildContainer(testSettings({ databaseUrl: database.url, secretKey: SECRET_KEY }), { role: 'cli', refreshWorkers: false });
   });
 

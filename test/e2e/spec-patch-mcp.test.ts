@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ManageConnections } from '../../application/connections/manage-connections.js';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
@@ -68,7 +68,7 @@ describe('e2e: summary and patch of a spec dashboard (PostgreSQL, MCP SDK client
   const versionOf = async (slug = 'big') => jsonOf(await call(ada, 'get_dashboard', { slug })).dashboard.current_version_id as string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     // A warehouse rather than `self`, whose sandbox a loaded machine may start too slowly for its query limit.
     warehouse = await createTestWarehouse();
     await sql(warehouse.adminUrl, 'CREATE TABLE accounts AS SELECT generate_series(1, 3) AS id');

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { runDashpub } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { spawnDashpub } from '../support/cli.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { csrfOf, WebClient } from '../support/oauth-server.js';
 import { spawnServer } from '../support/server.js';
@@ -51,7 +51,7 @@ describe('e2e: revocation reaches every dashpub serve process (PostgreSQL)', fun
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     env = { DATABASE_URL: database.url, REDIS_URL: '', SECRET_KEY: TEST_SECRET_KEY };
     servers = await Promise.all([spawnServer(env, 60_000), spawnServer(env, 60_000)]);
     // Tokens are minted for the first server's resource, so it accepts their refresh tokens.
@@ -74,7 +74,7 @@ describe('e2e: revocation reaches every dashpub serve process (PostgreSQL)', fun
 
   it('refuses a token everywhere within a second of `dashpub grant revoke`', async () => {
     const minted = await usedEverywhere('cli-revoked');
-    const revoked = await runDashpub(env, ['grant', 'revoke', minted.grantId]);
+    const revoked = await spawnDashpub(env, ['grant', 'revoke', minted.grantId]);
     expect(revoked.code, revoked.stderr).to.equal(0);
     const done = Date.now();
     for (const server of servers) expect(await refusedWithin(server, minted.access_token, done)).to.be.at.most(PROPAGATION_MS);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { GUIDED_TOOL_NAMES } from '../../shells/client-kit/tool-guide.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { aUser } from '../support/mothers.js';
 import { startFullServer } from '../support/server.js';
@@ -36,7 +36,7 @@ describe('e2e: every listed tool is in the docs and the client kit guide', funct
   let listed: string[];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url });
     const container = server.server.app.container;
     const user = await aUser(container.get<AccountStore>(AccountStore), { handle: 'ada' });

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccountStore } from '../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { request } from '../support/http.js';
 import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
@@ -23,7 +23,7 @@ describe('e2e: tools/list matches the committed fixture', function () {
   let server: Awaited<ReturnType<typeof startFullServer>>;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url });
   });
 

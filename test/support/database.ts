@@ -1,11 +1,12 @@
 import pg from 'pg';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource, MigrationInterface } from 'typeorm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../adapters/pglite/embedded-postgres.js';
 import { openDataSource } from '../../adapters/postgres/data-source.js';
+import { MIGRATIONS } from '../../adapters/postgres/schema.js';
 
 /** The server tests may create databases on. Its own database name must contain "test". */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,6 +53,66 @@ export async function createTestDatabase(prefix = 'dashpub_test'): Promise<TestD
   };
 }
 
+/** Runs `sql` on TEST_DATABASE_URL's database (the server's, not a test's). */
+async function onServer<T>(sql: string, params: unknown[] = []): Promise<pg.QueryResult & { rows: T[] }> {
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    return await admin.query(sql, params);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The migrated template's name: one per set of migrations (their names and code), so a changed one gets a new template. */
+function templateName(): string {
+  const hash = createHash('sha256');
+  for (const migration of MIGRATIONS) hash.update(`${migration.name}\n${String(migration)}\n`);
+  return `dashpub_test_template_${hash.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * A database migrated once and kept as a template for later runs: built under another name and renamed
+ * when complete, so a run (or a concurrent one) never copies a half-migrated template; no one connects to it.
+ */
+async function migratedTemplate(): Promise<string> {
+  const name = templateName();
+  if ((await onServer(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount) return name;
+  const building = await createTestDatabase('dashpub_test_building');
+  const dataSource = await openDataSource(building.url);
+  await dataSource.destroy();
+  try {
+    await onServer(`ALTER DATABASE "${building.name}" RENAME TO "${name}"`);
+    await onServer(`ALTER DATABASE "${name}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+  } catch (err) {
+    // Another run renamed its copy first: use that one.
+    if ((err as { code?: string }).code !== '42P04') throw err;
+    await building.drop();
+  }
+  return name;
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A fresh database already migrated to the newest schema, like createTestDatabase followed by the
+ * migrations, but copied from a template migrated once: for suites whose subject is not the migrating.
+ */
+export async function createMigratedTestDatabase(): Promise<TestDatabase> {
+  template ??= migratedTemplate().catch((err: unknown) => {
+    template = undefined;
+    throw err;
+  });
+  const source = await template;
+  const name = `dashpub_test_${randomBytes(6).toString('hex')}`;
+  await onServer(`CREATE DATABASE "${name}" TEMPLATE "${source}"`);
+  return {
+    name,
+    url: withDatabase(TEST_DATABASE_URL, name),
+    drop: async () => void (await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+  };
+}
+
 export interface OpenTestDatabase {
   url: string;
   /** Open on the database, migrated to the newest schema unless `migrate: false` was asked for. */
@@ -60,9 +121,9 @@ export interface OpenTestDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh test database (createTestDatabase) with a DataSource open on it (openDataSource's options; migrated by default). */
+/** A fresh test database with a DataSource open on it (openDataSource's options): migrated by default (createMigratedTestDatabase), else empty. */
 export async function openTestDatabase(options: Parameters<typeof openDataSource>[1] = {}): Promise<OpenTestDatabase> {
-  const database = await createTestDatabase();
+  const database = (options.migrate ?? true) ? await createMigratedTestDatabase() : await createTestDatabase();
   const dataSource = await openDataSource(database.url, options);
   return {
     url: database.url,

@@ -5,7 +5,7 @@ import { DashboardStore } from '../../application/ports/dashboard-store.js';
 import type { Settings } from '../../application/ports/settings.js';
 import { RefreshDashboard } from '../../application/refresh/refresh-dashboard.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createMigratedTestDatabase, type TestDatabase } from './database.js';
 import { ManualClock } from './hosting-fixtures.js';
 import { hostRequest, type RawResponse } from './hosting-http.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from './hosting-server.js';
@@ -52,7 +52,7 @@ export interface ImageWorld {
  */
 export async function imageWorld(options: { dashboardsPages?: boolean } = {}): Promise<ImageWorld> {
   const settings = testSettings();
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createMigratedTestDatabase();
   const warehouse = await createTestWarehouse();
   await seedSales(warehouse.adminUrl);
   // Moved past the host's metadata TTL after each change, so the next request sees it (no sleeping).

@@ -25,7 +25,7 @@ export interface OAuthServer {
 /**
  * The sign-in surfaces alone (API host: the OAuth routes; app host: the web app) on memory adapters,
  * composed the way the full server composes them, with a hand-moved clock. `storage: 'database'` uses
- * DATABASE_URL from `env` (a database of createTestDatabase()).
+ * DATABASE_URL from `env` (a database of createMigratedTestDatabase()).
  */
 export async function startOAuthServer(env: NodeJS.ProcessEnv = {}, storage: 'memory' | 'database' = 'memory'): Promise<OAuthServer> {
   const port = await freePort();

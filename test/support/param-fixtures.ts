@@ -6,7 +6,7 @@ import type { HostingOptions } from '../../application/hosting/hosting-options.j
 import type { Settings } from '../../application/ports/settings.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import type { ToolRegistry } from '../../shells/koa/mcp/tool-registry.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createMigratedTestDatabase, type TestDatabase } from './database.js';
 import { ManualClock } from './hosting-fixtures.js';
 import { hostRequest, type RawResponse } from './hosting-http.js';
 import { startHostingServer, StubWebSessions, type HostingServer } from './hosting-server.js';
@@ -71,7 +71,7 @@ export async function paramWorld(hosting: Partial<HostingOptions> = {}, options:
   const port = options.browser ? await freePort() : 0;
   // `self` queries get room for a loaded machine: the budget under test is the render budget, not this one.
   const settings = testSettings({ selfQueryTimeoutSeconds: 60, ...(port ? { dashboardDomain: `dash.localhost:${port}` } : {}) });
-  const database = await createTestDatabase();
+  const database = await createMigratedTestDatabase();
   const warehouse: TestWarehouse = await createTestWarehouse();
   await seedSales(warehouse.adminUrl);
   const clock = new ManualClock(Date.now());

@@ -83,7 +83,7 @@ const hostsOf = (settings: Settings) => ({
 
 /**
  * The real server (shells/koa/server.ts) in this process on a free port. `env` adds settings, e.g.
- * DATABASE_URL from createTestDatabase(), REDIS_URL, SERVICE_NAME.
+ * DATABASE_URL from createMigratedTestDatabase(), REDIS_URL, SERVICE_NAME.
  */
 export async function startFullServer(env: NodeJS.ProcessEnv = {}): Promise<FullServer & { server: import('../../shells/koa/server.js').RunningServer }> {
   const { startServer } = await import('../../shells/koa/server.js');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import net from 'node:net';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { pkcePair } from '../../support/oauth-kit.js';
 import { freePort, startFullServer } from '../../support/server.js';
@@ -29,7 +29,7 @@ describe('security: client ID metadata fetches cannot scan ports or reach the se
   let adminPort: number;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     adminPort = await freePort();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '', ALLOW_LOOPBACK_CLIENT_METADATA: 'true', ADMIN_PORT: String(adminPort) });
   });

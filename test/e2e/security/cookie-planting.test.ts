@@ -4,7 +4,7 @@ import { AdminAccounts } from '../../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../../application/dashboards/publish-dashboard.js';
 import { startServer, type RunningServer } from '../../../shells/koa/server.js';
 import { launchChromium, openPage } from '../../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { aPrincipal, workspaceLock } from '../../support/mothers.js';
 import { freePort, spawnServer } from '../../support/server.js';
 import { testSettings } from '../../support/settings.js';
@@ -26,7 +26,7 @@ describe('e2e security: cookies planted by a sibling dashboards host over http',
   const password = 'correct horse battery staple';
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     port = await freePort();
     appUrl = `http://app.corp.localhost:${port}`;
     server = await startServer(
@@ -110,7 +110,7 @@ describe('e2e security: the start-up warning of a plain-http deployment', functi
   this.timeout(90_000);
   let database: TestDatabase;
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   after(async () => {
     await database?.drop();

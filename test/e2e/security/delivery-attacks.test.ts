@@ -4,7 +4,7 @@ import { PublishDashboard } from '../../../application/dashboards/publish-dashbo
 import { ManageSubscriptions } from '../../../application/delivery/manage-subscriptions.js';
 import { DeliverySecretSealer, UnsubscribeSealer } from '../../../application/ports/delivery-ports.js';
 import type { SecretSealer } from '../../../application/ports/secret-sealer.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { aPrincipal, workspaceLock } from '../../support/mothers.js';
 import { csrfOf, expectEachAnsweredAsMissing, WebClient } from '../../support/oauth-server.js';
@@ -45,7 +45,7 @@ describe('e2e security: delivery subscriptions', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'delivery-attacks-secret', REDIS_URL: '' });
     const container = server.server.app.container;
     const admin = container.get(AdminAccounts);

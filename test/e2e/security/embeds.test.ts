@@ -11,7 +11,7 @@ import { escapeHtml } from '../../../domain/html.js';
 import { buildContainer } from '../../../shells/container.js';
 import { startServer, type RunningServer } from '../../../shells/koa/server.js';
 import { launchChromium, openPage } from '../../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { ManualClock } from '../../support/hosting-fixtures.js';
 import { hostRequest, type RawResponse } from '../../support/hosting-http.js';
 import { captureLogs } from '../../support/logs.js';
@@ -58,7 +58,7 @@ describe('e2e security: signed embeds', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     port = await freePort();
     appOrigin = `http://app.localhost:${port}`;
     const settings = testSettings({ port, baseUrl: `http://localhost:${port}`, appUrl: appOrigin, dashboardDomain: `dash.localhost:${port}`, databaseUrl: database.url, logLevel: 'info' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { csrfOf, WebClient } from '../../support/oauth-server.js';
 import { startFullServer } from '../../support/server.js';
@@ -18,7 +18,7 @@ describe('security: NUL bytes in forms and OAuth requests', function () {
   let web: WebClient;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url });
     web = new WebClient(server.url, server.hosts.app);
     const signedUp = await web.post('/sign-up', { csrf: csrfOf(await web.get('/sign-up')), handle: 'nul', email: 'nul@example.com', password: 'correct horse battery' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { callToolOverHttp as callTool, spawnServer, type SpawnedServer } from '../../support/server.js';
 import { TEST_SECRET_KEY, testSettings } from '../../support/settings.js';
 import { mintAccessToken } from '../../support/tokens.js';
@@ -23,7 +23,7 @@ describe('security: huge cells from a self query', function () {
   let bearer: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     // A longer `self` budget than the default, so what stops the query here is the cell cap, not the clock.
     server = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '', SELF_QUERY_TIMEOUT_SECONDS: '60' }, 60_000);
     admin = await buildContainer(testSettings({ databaseUrl: database.url, secretKey: TEST_SECRET_KEY }), { role: 'cli', refreshWorkers: false });

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../../support/browser.js';
 import { AdminAccounts } from '../../../application/accounts/admin-accounts.js';
 import { startServer, type RunningServer } from '../../../shells/koa/server.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { installMcpAppHarness, type McpAppHarness } from '../../support/mcp-app-host.js';
 import { freePort } from '../../support/server.js';
 import { testSettings } from '../../support/settings.js';
@@ -125,7 +125,7 @@ describe('security: the in-chat preview contains a hostile page with no host CSP
   const navigations: string[] = [];
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     receiver = await startReceiver();
     port = await freePort();
     apiOrigin = `http://localhost:${port}`;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { startFullServer } from '../../support/server.js';
 import { mintAccessToken } from '../../support/tokens.js';
@@ -19,7 +19,7 @@ describe('security: JSON-RPC batches on /mcp', function () {
   let token: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', MCP_MAX_ANSWER_BYTES: String(MAX_ANSWER_BYTES) });
     const user = await aUser(server.server.app.container.get<AccountStore>(AccountStore), { handle: 'batcher' });
     token = (await mintAccessToken(server.server.app.container, { userId: user.id, lock: { kind: 'personal' } })).access_token;

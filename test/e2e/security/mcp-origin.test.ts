@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { startFullServer } from '../../support/server.js';
 import { mintAccessToken } from '../../support/tokens.js';
@@ -17,7 +17,7 @@ describe('security: Origin on /mcp', function () {
   let token: string;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, MCP_ALLOWED_ORIGINS: 'https://chat.example.test, http://localhost:6274' });
     const user = await aUser(server.server.app.container.get<AccountStore>(AccountStore), { handle: 'origin' });
     token = (await mintAccessToken(server.server.app.container, { userId: user.id, lock: { kind: 'personal' } })).access_token;

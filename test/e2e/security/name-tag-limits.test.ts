@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, Page } from 'playwright-core';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { launchChromium, openPage, signUpInBrowser } from '../../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { startFullServer } from '../../support/server.js';
 import { mintAccessToken } from '../../support/tokens.js';
 
@@ -30,7 +30,7 @@ describe('security: caps on dashboard names and tags', function () {
 
   before(async () => {
     const launched = launchChromium();
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
     browser = await launched;
     ({ page } = await openPage(browser, { viewport: { width: 1280, height: 900 } }));

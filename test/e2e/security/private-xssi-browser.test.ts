@@ -4,7 +4,7 @@ import { AdminAccounts } from '../../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../../application/dashboards/publish-dashboard.js';
 import { startServer, type RunningServer } from '../../../shells/koa/server.js';
 import { launchChromium, openPage } from '../../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { aPrincipal, workspaceLock } from '../../support/mothers.js';
 import { freePort } from '../../support/server.js';
 import { testSettings } from '../../support/settings.js';
@@ -92,7 +92,7 @@ describe('e2e security: private dashboard files cannot be embedded by another te
   const password = 'correct horse battery staple';
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     port = await freePort();
     const appUrl = `http://app.corp.localhost:${port}`;
     server = await startServer(

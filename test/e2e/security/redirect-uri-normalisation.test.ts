@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { oauthHttp } from '../../support/oauth-http-flow.js';
 import { pkcePair } from '../../support/oauth-kit.js';
 import { startOAuthServer, type OAuthServer } from '../../support/oauth-server.js';
@@ -15,7 +15,7 @@ describe('security: redirect URIs at /register are normalised, and matched norma
   let flow: ReturnType<typeof oauthHttp>;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startOAuthServer({ DATABASE_URL: database.url }, 'database');
     flow = oauthHttp(server);
   });

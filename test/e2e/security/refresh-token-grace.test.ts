@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { oauthHttp } from '../../support/oauth-http-flow.js';
 import { startOAuthServer, type OAuthServer } from '../../support/oauth-server.js';
 
@@ -15,7 +15,7 @@ describe('security: refresh-token grace window (POST /token)', function () {
   let flow: ReturnType<typeof oauthHttp>;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startOAuthServer({ DATABASE_URL: database.url, REFRESH_RETRY_GRACE_SECONDS: '10' }, 'database');
     flow = oauthHttp(server);
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AccountStore } from '../../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { aUser } from '../../support/mothers.js';
 import { startFullServer } from '../../support/server.js';
 import { mintAccessToken } from '../../support/tokens.js';
@@ -38,7 +38,7 @@ describe('security: minimum refresh interval per plan (set_refresh_schedule)', f
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, REDIS_URL: '' });
   });
   after(async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { buildContainer, type AppContainer } from '../../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { callToolOverHttp as callTool, spawnServer, type SpawnedServer } from '../../support/server.js';
 import { TEST_SECRET_KEY, testSettings } from '../../support/settings.js';
 import { mintAccessToken } from '../../support/tokens.js';
@@ -18,7 +18,7 @@ describe('security: one owner cannot stall everyone else\'s self queries', funct
   let admin: AppContainer;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await spawnServer({ DATABASE_URL: database.url, REDIS_URL: '' }, 60_000);
     admin = await buildContainer(testSettings({ databaseUrl: database.url, secretKey: TEST_SECRET_KEY }), { role: 'cli', refreshWorkers: false });
   });

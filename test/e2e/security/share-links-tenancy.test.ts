@@ -3,7 +3,7 @@ import pg from 'pg';
 import { AdminAccounts } from '../../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../../application/dashboards/publish-dashboard.js';
 import { ManageShareLinks } from '../../../application/sharing/manage-share-links.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { aPrincipal, workspaceLock } from '../../support/mothers.js';
 import { csrfOf, expectEachAnsweredAsMissing, WebClient } from '../../support/oauth-server.js';
 import { startFullServer } from '../../support/server.js';
@@ -42,7 +42,7 @@ describe('e2e security: share links in the web app across tenants', function () 
   };
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'share-links-tenancy-secret', REDIS_URL: '' });
     const container = server.server.app.container;
     const admin = container.get(AdminAccounts);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AdminAccounts } from '../../../application/accounts/admin-accounts.js';
 import { PublishDashboard } from '../../../application/dashboards/publish-dashboard.js';
 import { buildContainer, type AppContainer } from '../../../shells/container.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request, type HttpResponse } from '../../support/http.js';
 import { aPrincipal, workspaceLock } from '../../support/mothers.js';
 import { csrfOf, WebClient } from '../../support/oauth-server.js';
@@ -26,7 +26,7 @@ describe('e2e security: signing out ends viewer sessions on every host and proce
   let admin: AppContainer;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     const env = { DATABASE_URL: database.url, REDIS_URL: '', SECRET_KEY: TEST_SECRET_KEY };
     servers = await Promise.all([spawnServer(env, 60_000), spawnServer(env, 60_000)]);
     admin = await buildContainer(testSettings({ databaseUrl: database.url }), { role: 'cli', refreshWorkers: false });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import net from 'node:net';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { startFullServer } from '../../support/server.js';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { request } from '../../support/http.js';
@@ -62,7 +62,7 @@ describe('security: slow requests and open connections', function () {
   let server: Server;
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({
       DATABASE_URL: database.url,
       HTTP_HEADERS_TIMEOUT_SECONDS: '1',

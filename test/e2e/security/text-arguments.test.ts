@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AccountStore } from '../../../application/ports/account-store.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { request } from '../../support/http.js';
 import { startFullServer } from '../../support/server.js';
 import { mintAccessToken } from '../../support/tokens.js';
@@ -64,7 +64,7 @@ describe('security: text arguments with NUL, lone surrogates and 1 MB strings', 
   }
 
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     server = await startFullServer({ DATABASE_URL: database.url });
     const accounts = server.server.app.container.get<AccountStore>(AccountStore);
     const user = await aUser(accounts, { handle: 'fuzzer' });

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import pg from 'pg';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { escapeHtml } from '../../../domain/html.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createTestDatabase, createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
 import { sql } from '../../support/warehouse.js';
 import { csrfOf, WebClient } from '../../support/oauth-server.js';
 import { startFullServer } from '../../support/server.js';
@@ -41,7 +41,7 @@ describe('security: a warehouse URL cannot reach the service database\'s own ser
   };
 
   before(async () => {
-    service = await createTestDatabase();
+    service = await createMigratedTestDatabase();
     second = await createTestDatabase('dashpub_test_second');
     await sql(service.url, `DROP ROLE IF EXISTS ${ordinary}; CREATE ROLE ${ordinary} LOGIN`);
     other = await startThrowawayPostgres();
