@@ -84,12 +84,29 @@ async function migratedTemplate(): Promise<string> {
   try {
     await onServer(`ALTER DATABASE "${building.name}" RENAME TO "${name}"`);
     await onServer(`ALTER DATABASE "${name}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+    await dropStaleTemplates(name);
   } catch (err) {
     // Another run renamed its copy first: use that one.
     if ((err as { code?: string }).code !== '42P04') throw err;
     await building.drop();
   }
   return name;
+}
+
+/**
+ * The templates of earlier migration sets, dropped when a new set gets its template, so the test server keeps
+ * one; a template a concurrent run is copying refuses the drop and stays for a later run to drop.
+ */
+async function dropStaleTemplates(current: string): Promise<void> {
+  const stale = await onServer(`SELECT datname FROM pg_database WHERE datname LIKE 'dashpub\\_test\\_template\\_%' AND datname <> $1`, [current]);
+  for (const { datname } of stale.rows as { datname: string }[]) {
+    try {
+      await onServer(`ALTER DATABASE "${datname}" WITH IS_TEMPLATE false`);
+      await onServer(`DROP DATABASE IF EXISTS "${datname}"`);
+    } catch {
+      // In use: the next new template's run drops it.
+    }
+  }
 }
 
 let template: Promise<string> | undefined;
