@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parseDashboardSpec, type DashboardSpec, type Row } from '../../domain/dashboard-spec.js';
 import { EchartsPageRenderer, MAX_TABLE_ROWS } from '../../adapters/render/echarts-page-renderer.js';
 import { CONTENT_SECURITY_POLICY } from '../../adapters/render/page-style.js';
-import { MAX_SCATTER_POINTS } from '../../adapters/render/charts.js';
+import { MAX_SCATTER_POINTS, PALETTE } from '../../adapters/render/charts.js';
 import { showcaseSpec } from './render-fixture.js';
 
 const renderer = new EchartsPageRenderer();
@@ -174,6 +174,24 @@ describe('adapters: ECharts page renderer', () => {
       const panel = panelHtml(render(single({ type: 'scatter', query: 'd', x: 'x', y: 'y', width: 4 }, { d: rows })).html, 'p');
       expect(panel).to.contain('Showing 1,000 of 5,000 points.');
       expect(panel.length).to.be.lessThan(600_000);
+    });
+
+    it('draws a cloud of scatter points as one round-capped dot per point, placed where the axes put them', () => {
+      const rows = Array.from({ length: 600 }, (_, i) => ({ x: i, y: i }));
+      const panel = panelHtml(render(single({ type: 'scatter', query: 'd', x: 'x', y: 'y', width: 8 }, { d: rows })).html, 'p');
+      const svgs = panel.match(/<svg[\s\S]*?<\/svg>/g)!;
+      expect(svgs).to.have.length(4);
+      for (const svg of svgs) {
+        const path = new RegExp(`<path d="([^"]+)" fill="none" stroke="${PALETTE[0]}" stroke-width="6" stroke-linecap="round" stroke-opacity="0.75"`).exec(svg);
+        expect(path, 'the dots path').to.not.equal(null);
+        const dots = [...path![1]!.matchAll(/M([\d.]+) ([\d.]+)h0/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+        expect(dots).to.have.length(600);
+        expect(path![1]!.replace(/M[\d.]+ [\d.]+h0/g, '')).to.equal('');
+        // The point (0, 0) sits where the x axis line starts, at the plot's lower left corner.
+        const axis = /<path d="M([\d.]+) ([\d.]+)L[\d.]+ \2"/.exec(svg)!;
+        expect(dots[0]![0]).to.be.closeTo(Number(axis[1]), 1);
+        expect(dots[0]![1]).to.be.closeTo(Number(axis[2]), 1);
+      }
     });
 
     it('groups small pie slices as Other', () => {
