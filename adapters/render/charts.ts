@@ -9,6 +9,7 @@ import { escapeHtml } from '../../domain/html.js';
 import { CHART_INK, CHART_RULE, CHART_SLICE_BORDER, drawingFontSize } from './page-style.js';
 import { cartesianHover, hoverNumber, scatterHover, withHoverTitles, type Hover } from './hover-titles.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
+import { compactSvg } from './svg-compact.js';
 
 echarts.use([LineChart, BarChart, PieChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
 
@@ -69,7 +70,7 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
       });
       const centre = (index: number) => Number(chart.convertToPixel({ xAxisIndex: 0 }, index));
       const svg = withHoverTitles(chart.renderToSVGString(), hover, hover.bands && { centre, bottom: drawnHeight });
-      return { svg: responsive(compactDots(svg), label), note };
+      return { svg: responsive(compactSvg(svg), label), note };
     } finally {
       chart.dispose();
     }
@@ -79,28 +80,6 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
 /** Phone drawings are shown near their drawn size, so a point larger keeps their text at 11 px or more once scaled. */
 export function chartFontSize(size: ChartSize): number {
   return drawingFontSize(size.width);
-}
-
-const NUM = '-?\\d+(?:\\.\\d+)?';
-/** One circle as ECharts writes it: from its rightmost point, a large arc round and a small one back. */
-const circle = (x: string, y: string, r: string) => `M${x} ${y}A${r} ${NUM} 0 1 1 ${NUM} ${NUM}A${NUM} ${NUM} 0 0 1 ${NUM} ${NUM}`;
-const CIRCLE = new RegExp(circle(`(${NUM})`, `(${NUM})`, `(${NUM})`), 'g');
-const DOTS_PATH = new RegExp(`<path d="((?:${circle(NUM, NUM, NUM)}){2,})" fill="(#[0-9a-f]{3,6})"(?: fill-opacity="([\\d.]+)")?`, 'g');
-
-/**
- * A cloud of scatter points drawn as one path (ECharts' large mode) becomes round-capped zero-length strokes:
- * the same dots at about a fifth of the bytes, as browsers and resvg draw them.
- */
-export function compactDots(svg: string): string {
-  return svg.replace(DOTS_PATH, (_, d: string, fill: string, opacity: string | undefined) => {
-    let radius = 0;
-    const dots = d.replace(CIRCLE, (_m, x: string, y: string, r: string) => {
-      radius = Number(r);
-      return `M${Math.round((Number(x) - radius) * 10) / 10} ${y}h0`;
-    });
-    const alpha = opacity === undefined ? '' : ` stroke-opacity="${opacity}"`;
-    return `<path d="${dots}" fill="none" stroke="${fill}" stroke-width="${2 * radius}" stroke-linecap="round"${alpha}`;
-  });
 }
 
 /** Fixed pixel sizes become a viewBox-only SVG that CSS scales to its panel. */

@@ -19,11 +19,24 @@ const draw = (p: Panel & { type: ChartType }, size = WIDE) => renderChart(p, row
 const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.trim().replaceAll('&amp;', '&'));
 const fontSizes = (svg: string) => new Set([...svg.matchAll(/font-size:(\d+)px/g)].map((m) => Number(m[1])));
 
+/** The points of a path of lines, absolute (M, L) or relative to the point before (l, and its implicit repeats). */
+function pathPoints(d: string): Array<[number, number]> {
+  const points: Array<[number, number]> = [];
+  for (const [, command, rest] of d.matchAll(/([MLl])([^MLl]*)/g)) {
+    const numbers = [...rest!.matchAll(/-?(?:\d+\.?\d*|\.\d+)/g)].map((m) => Number(m[0]));
+    for (let i = 0; i + 1 < numbers.length; i += 2) {
+      const [x, y] = command === 'l' ? points.at(-1)! : [0, 0];
+      points.push([x + numbers[i]!, y + numbers[i + 1]!]);
+    }
+  }
+  return points;
+}
+
 /** The vertical extent, in pixels, of the line drawn in `colour`. */
 function lineSpread(svg: string, colour: string): number {
   const path = new RegExp(`<path d="([^"]+)" fill="none"[^>]*stroke="${colour}"`).exec(svg);
   expect(path, `a line in ${colour}`).to.not.equal(null);
-  const ys = [...path![1]!.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
+  const ys = pathPoints(path![1]!).map(([, y]) => y);
   return Math.max(...ys) - Math.min(...ys);
 }
 
