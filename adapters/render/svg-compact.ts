@@ -22,50 +22,69 @@ export function compactDots(svg: string): string {
   });
 }
 
-/** A number of tenths as SVG writes it shortest: no leading zero, no trailing ".0". */
-function tenths(value: number): string {
-  const text = String(Math.abs(value) / 10).replace(/^0\./, '.');
-  return value < 0 ? `-${text}` : text;
-}
+const T = '-?\\d+(?:\\.\\d)?';
+const WHOLE_PATH = new RegExp(`^(?:[ML]${T} ${T}|A${T} ${T} ${T} [01] [01] ${T} ${T}|Z)+$`);
+const [MINUS, DOT, SPACE, ZERO, NINE] = [45, 46, 32, 48, 57];
 
-/** Appends numbers, with a space only where the next could otherwise run into the one before. */
-function append(out: string, numbers: readonly string[]): string {
-  for (const n of numbers) {
-    const runs = /\d$|\.$/.test(out) && !n.startsWith('-') && !(n.startsWith('.') && /\.\d*$/.test(out));
-    out += (runs ? ' ' : '') + n;
+/** Writes numbers of tenths shortest, with a space only where the next would otherwise run into the one before. */
+class PathWriter {
+  text = '';
+  /** Whether the text ends in a number, and whether that number has a decimal point. */
+  private number = false;
+  private dot = false;
+
+  command(letter: string): void {
+    this.text += letter;
+    this.number = false;
   }
-  return out;
-}
 
-const ARITY: Readonly<Record<string, number>> = { M: 2, L: 2, A: 7, Z: 0 };
-const COMMAND = /([MLAZ])([^MLAZ]*)/g;
-const TENTH = /^-?\d+(?:\.\d)?$/;
+  add(value: number): void {
+    const size = value < 0 ? -value : value;
+    const [whole, tenth] = [Math.floor(size / 10), size % 10];
+    const digits = tenth === 0 ? String(whole) : whole === 0 ? `.${tenth}` : `${whole}.${tenth}`;
+    const joins = !this.number || value < 0 || (this.dot && whole === 0 && tenth !== 0);
+    this.text += (joins ? '' : ' ') + (value < 0 ? '-' : '') + digits;
+    [this.number, this.dot] = [true, tenth !== 0];
+  }
+}
 
 /**
  * A path of lines and arcs (ECharts writes them absolute, to 0.1 px) with each step relative to the point
  * before; counting in whole tenths keeps every point exactly where it was. Any other path is left as it is.
  */
 export function relativePath(d: string): string {
-  const steps = [...d.matchAll(COMMAND)].map(([whole, command, rest]) => ({ whole: whole!, command: command!, args: rest!.split(' ').filter(Boolean) }));
-  if (steps.map((s) => s.whole).join('') !== d) return d;
-  if (!steps.every(({ command, args }) => args.length === ARITY[command] && args.every((a) => TENTH.test(a)))) return d;
-  let out = '';
-  let [x, y] = [0, 0];
-  let last = '';
-  for (const { command, args } of steps) {
+  if (!WHOLE_PATH.test(d)) return d;
+  let i = 0;
+  // The path was checked whole above, so each number is digits with at most one decimal, then a space or a command.
+  const read = () => {
+    const negative = d.charCodeAt(i) === MINUS;
+    if (negative) i++;
+    let value = 0;
+    for (let c = d.charCodeAt(i); c >= ZERO && c <= NINE; c = d.charCodeAt(++i)) value = value * 10 + c - ZERO;
+    value *= 10;
+    if (d.charCodeAt(i) === DOT) [value, i] = [value + d.charCodeAt(i + 1) - ZERO, i + 2];
+    if (d.charCodeAt(i) === SPACE) i++;
+    return negative ? -value : value;
+  };
+  const out = new PathWriter();
+  let [x, y, last] = [0, 0, ''];
+  while (i < d.length) {
+    const command = d[i++]!;
     if (command === 'Z') {
-      [out, last] = [out + 'Z', 'Z'];
+      out.command('Z');
+      last = 'Z';
       continue;
     }
-    const [nx, ny] = args.slice(-2).map((a) => Math.round(Number(a) * 10)) as [number, number];
-    const end = command === 'M' ? [tenths(nx), tenths(ny)] : [tenths(nx - x), tenths(ny - y)];
-    const letter = command === 'M' ? 'M' : command.toLowerCase();
+    const letter = command === 'M' ? 'M' : command === 'L' ? 'l' : 'a';
     // A repeated line command may be left out (the SVG path grammar repeats the last one).
-    const shape = args.slice(0, -2).map((a) => tenths(Math.round(Number(a) * 10)));
-    out = append(letter === 'l' && last === 'l' ? out : out + letter, [...shape, ...end]);
+    if (!(letter === 'l' && last === 'l')) out.command(letter);
+    if (letter === 'a') for (let k = 0; k < 5; k++) out.add(read());
+    const [nx, ny] = [read(), read()];
+    out.add(letter === 'M' ? nx : nx - x);
+    out.add(letter === 'M' ? ny : ny - y);
     [x, y, last] = [nx, ny, letter];
   }
-  return out;
+  return out.text;
 }
 
 /** The drawing's bytes cut where the picture stays the same: scatter clouds as dots, paths relative. */
