@@ -12,13 +12,13 @@ import {
 import type { RenderContext, RenderedPage } from '../../application/ports/page-renderer.js';
 import { renderChart, type ChartSize } from './charts.js';
 import { isNumberColumn, MAX_TABLE_COLUMNS, shownColumns, zonedColumnTexts } from './table-columns.js';
-import { cellText, columnTexts, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
+import { cellText, formatNumber, formatStat, formatTimestamp, jsonSafe, tableCellText, toNumber, wantsSeparators } from './format.js';
 import { escapeHtml } from '../../domain/html.js';
 import { renderMarkdown } from './markdown.js';
 import { chartDrawings, CONTENT_SECURITY_POLICY, NARROW_WIDTH, PAGE_CSS, PARAMS_PAGE_POLICY, SMALL_WIDTH } from './page-style.js';
 import { paramForm } from './param-form.js';
 import { previewTagsLine } from '../../domain/link-preview.js';
-import { PREVIEW_TAGS_START, SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
+import { SPEC_PAGE_OPENING } from '../../domain/page-theme.js';
 import { formatWith, type NumberFormat } from '../../domain/number-format.js';
 import { deltaHtml, sparklineHtml, statDelta } from './stat-tile.js';
 

@@ -4,9 +4,9 @@ import { DashboardAddresses } from '../ports/dashboard-addresses.js';
 import { DEFAULT_FILENAME, FILENAME_MAX_LENGTH } from '../../domain/names.js';
 import type { DashboardRecord, Manifest } from '../ports/dashboard-store.js';
 import { ShareAccess } from '../sharing/share-access.js';
-import { HostingCatalog, type FileBytes, type ListedDashboard, type Site } from './hosting-catalog.js';
+import { HostingCatalog, type ListedDashboard, type Site } from './hosting-catalog.js';
 import { hasParamForm, PageVariants } from './page-variants.js';
-import { parseTheme, type ImageTheme } from '../../domain/page-theme.js';
+import { parseTheme } from '../../domain/page-theme.js';
 import { ViewerAccess } from './viewer-access.js';
 import { ParamPages } from './param-pages.js';
 

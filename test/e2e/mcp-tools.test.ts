@@ -5,7 +5,7 @@ import { AccountStore } from '../../application/ports/account-store.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
 import { postMcp, request } from '../support/http.js';
 import { LIFT_AT } from '../../shells/koa/mcp/parse-message.js';
-import { startFullServer, type FullServer } from '../support/server.js';
+import { startFullServer } from '../support/server.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { aUser, aWorkspace } from '../support/mothers.js';
 import { TOOL_NAMES } from '../../shells/koa/mcp/tools/index.js';

@@ -6,7 +6,6 @@ import { RefreshStateStore, type RefreshRun } from '../../application/ports/refr
 import { REFRESH_QUEUE } from '../../adapters/jobs/pg-boss-refresh-queue.js';
 import { buildContainer, type AppContainer } from '../../shells/container.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
-import { request } from '../support/http.js';
 import { callToolOverHttp, spawnServer, type SpawnedServer } from '../support/server.js';
 import { testSettings } from '../support/settings.js';
 import { mintAccessToken } from '../support/tokens.js';

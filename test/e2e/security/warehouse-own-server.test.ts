@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
-import pg from 'pg';
 import { AccountStore } from '../../../application/ports/account-store.js';
 import { escapeHtml } from '../../../domain/html.js';
 import { createTestDatabase, createMigratedTestDatabase, type TestDatabase } from '../../support/database.js';
