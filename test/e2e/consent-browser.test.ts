@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, signUpInBrowser } from '../support/browser.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { TokenVerifier } from '../../application/ports/token-verifier.js';
@@ -32,7 +32,6 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
   this.timeout(60_000);
   let server: OAuthServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let client: Awaited<ReturnType<typeof loopbackClient>>;
   let clientId: string;
@@ -49,7 +48,7 @@ describe('e2e: consent screen in a real browser (no JavaScript)', function () {
     clientId = registered.json().client_id;
     browser = await launchChromium();
     // The consent screen must work without JavaScript, so the browser runs none.
-    ({ context, page } = await openPage(browser, { javaScriptEnabled: false, viewport: { width: 900, height: 1000 } }));
+    ({ page } = await openPage(browser, { javaScriptEnabled: false, viewport: { width: 900, height: 1000 } }));
   });
   after(async () => {
     await browser?.close();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, SCREENSHOTS, signUpInBrowser } from '../support/browser.js';
 import { AccountStore } from '../../application/ports/account-store.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../support/database.js';
@@ -31,7 +31,6 @@ describe('e2e: dashboards pages in a real browser', function () {
   let database: TestDatabase;
   let server: Awaited<ReturnType<typeof startFullServer>>;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let app: string;
   let personal: Client;
@@ -104,7 +103,7 @@ describe('e2e: dashboards pages in a real browser', function () {
     server = await startFullServer({ DATABASE_URL: database.url, SECRET_KEY: 'dashboards-pages-secret', REDIS_URL: '' });
     app = server.settings.appUrl;
     browser = await launched;
-    ({ context, page } = await openPage(browser, { viewport: { width: 1280, height: 900 } }));
+    ({ page } = await openPage(browser, { viewport: { width: 1280, height: 900 } }));
   });
 
   after(async () => {
