@@ -9,6 +9,9 @@ import { EchartsPageRenderer } from '../adapters/render/echarts-page-renderer.js
 import { PngImageRenderer } from '../adapters/render/png-image-renderer.js';
 import { dashboardImageSvg } from '../adapters/render/dashboard-image.js';
 import { updateLatestResult } from './support.js';
+import { LazyPageRenderer } from '../adapters/render/lazy-page-renderer.js';
+import { ThreadedPageRenderer } from '../adapters/render/threaded-page-renderer.js';
+import type { PageRenderer } from '../application/ports/page-renderer.js';
 
 const iterations = Number(process.argv[2] ?? 40);
 const WARMUP = 5;
@@ -81,4 +84,58 @@ console.log(
 updateLatestResult(
   'render-png',
   `**${ratio.toFixed(2)}×** the page, composing and rasterising (PNG ${fmt(meanOf(pngTimes))} ms against ${fmt(meanOf(pageTimes))} ms, of which the image SVG ${fmt(meanOf(drawTimes))} ms); rasterising alone ${rasterRatio.toFixed(2)}×; ${(pngBytes / 1024).toFixed(0)} KiB`,
+);
+
+// The event loop while pages render: drawn on it (LazyPageRenderer) against drawn on a render thread
+// (ThreadedPageRenderer, RENDER_THREADS=1), interleaved. A 1 ms timer stands for the requests the process
+// serves meanwhile; its longest wait is how long a request could be held up by a render.
+const STALL_ROUNDS = 5;
+const STALL_RENDERS = 6;
+const STALL_TARGET_RATIO = 0.2;
+const onLoop = new LazyPageRenderer();
+const threaded = new ThreadedPageRenderer(1);
+for (const kind of [onLoop, threaded]) await kind.render(spec, data, context);
+
+async function longestStall(kind: PageRenderer): Promise<{ stallMs: number; renderMs: number }> {
+  let longest = 0;
+  let last = performance.now();
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (ticking) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  const started = performance.now();
+  for (let i = 0; i < STALL_RENDERS; i++) {
+    await kind.render(spec, data, context);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const renderMs = (performance.now() - started) / STALL_RENDERS;
+  ticking = false;
+  return { stallMs: longest, renderMs };
+}
+const stalls = { onLoop: [] as number[], threaded: [] as number[] };
+const walls = { onLoop: [] as number[], threaded: [] as number[] };
+for (let round = 0; round < STALL_ROUNDS; round++) {
+  for (const [name, kind] of [['onLoop', onLoop], ['threaded', threaded]] as const) {
+    const { stallMs, renderMs } = await longestStall(kind);
+    stalls[name].push(stallMs);
+    walls[name].push(renderMs);
+  }
+}
+await threaded.close();
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const stallRatio = median(stalls.threaded) / median(stalls.onLoop);
+const wallRatio = median(walls.threaded) / median(walls.onLoop);
+console.log(`\nThe event loop while pages render, ${STALL_ROUNDS} interleaved rounds of ${STALL_RENDERS} renders, medians`);
+console.log(`| longest wait on the loop | on a render thread | ratio | time per render, thread ÷ loop | target |`);
+console.log(`|---|---|---|---|---|`);
+console.log(
+  `| ${fmt(median(stalls.onLoop))} ms | ${fmt(median(stalls.threaded))} ms | ${stallRatio.toFixed(2)}× | ${wallRatio.toFixed(2)}× | ≤ ${STALL_TARGET_RATIO}× ${stallRatio <= STALL_TARGET_RATIO ? 'met' : 'MISSED'} |`,
+);
+updateLatestResult(
+  'render-thread',
+  `**${stallRatio.toFixed(2)}×**: the loop waits at most ${fmt(median(stalls.threaded))} ms against ${fmt(median(stalls.onLoop))} ms; a render takes ${wallRatio.toFixed(2)}× as long (${fmt(median(walls.threaded))} against ${fmt(median(walls.onLoop))} ms)`,
 );

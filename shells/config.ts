@@ -41,9 +41,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   };
 }
 
-type QuerySettings = Pick<Settings, 'selfSandboxes' | 'selfQueryTimeoutSeconds' | 'queryMaxCellBytes' | 'queryMaxResultBytes'>;
+type QuerySettings = Pick<Settings, 'selfSandboxes' | 'selfQueryTimeoutSeconds' | 'queryMaxCellBytes' | 'queryMaxResultBytes' | 'renderThreads'>;
 
-/** SELF_SANDBOXES, SELF_QUERY_TIMEOUT_SECONDS, QUERY_MAX_CELL_BYTES and QUERY_MAX_RESULT_BYTES (README "Limits"). */
+/** SELF_SANDBOXES, SELF_QUERY_TIMEOUT_SECONDS, QUERY_MAX_CELL_BYTES, QUERY_MAX_RESULT_BYTES (README "Limits") and RENDER_THREADS. */
 function querySettings(env: NodeJS.ProcessEnv): QuerySettings {
   const read = <K extends keyof QuerySettings>(name: K, value: string | undefined, fallback: number) => {
     const text = value?.trim() ?? '';
@@ -54,6 +54,7 @@ function querySettings(env: NodeJS.ProcessEnv): QuerySettings {
     selfQueryTimeoutSeconds: read('selfQueryTimeoutSeconds', env.SELF_QUERY_TIMEOUT_SECONDS, 5),
     queryMaxCellBytes: read('queryMaxCellBytes', env.QUERY_MAX_CELL_BYTES, 1024 * 1024),
     queryMaxResultBytes: read('queryMaxResultBytes', env.QUERY_MAX_RESULT_BYTES, 16 * 1024 * 1024),
+    renderThreads: read('renderThreads', env.RENDER_THREADS, 1),
   };
 }
 

@@ -14,6 +14,7 @@ const SELF_SANDBOXES = 'SELF_SANDBOXES must be a whole number of sandboxes, 2 to
 const SELF_TIMEOUT = 'SELF_QUERY_TIMEOUT_SECONDS must be a number of seconds, 1 to 60';
 const CELL_BYTES = 'QUERY_MAX_CELL_BYTES must be a whole number of bytes, 1024 to 268435456';
 const DELIVERY_RETRY = 'DELIVERY_RETRY_DELAY_SECONDS must be a whole number of seconds, 1 to 3600';
+const RENDER_THREADS = 'RENDER_THREADS must be a whole number of threads, 0 to 16';
 const RESULT_BYTES = 'QUERY_MAX_RESULT_BYTES must be a whole number of bytes, 65536 to 1073741824';
 
 /**
@@ -90,6 +91,11 @@ export class NumericSettings {
   @Min(1024, { message: CELL_BYTES })
   @Max(268435456, { message: CELL_BYTES })
   queryMaxCellBytes = 1024;
+
+  @IsInt({ message: RENDER_THREADS })
+  @Min(0, { message: RENDER_THREADS })
+  @Max(16, { message: RENDER_THREADS })
+  renderThreads = 0;
 
   @IsInt({ message: RESULT_BYTES })
   @Min(65536, { message: RESULT_BYTES })

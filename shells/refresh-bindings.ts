@@ -26,6 +26,7 @@ import { PgliteMetricsSandbox } from '../adapters/warehouse/pglite-metrics-sandb
 import { MemoryRefreshQueue } from '../adapters/jobs/memory-refresh-queue.js';
 import { LibpgQueryValidator } from '../adapters/sql/libpg-query-validator.js';
 import { LazyPageRenderer } from '../adapters/render/lazy-page-renderer.js';
+import { ThreadedPageRenderer } from '../adapters/render/threaded-page-renderer.js';
 import { PngImageRenderer } from '../adapters/render/png-image-renderer.js';
 import { RefreshQueue, type RefreshJob } from '../application/ports/refresh-queue.js';
 import type { Telemetry } from '../application/ports/telemetry.js';
@@ -43,7 +44,13 @@ export function bindRefreshAndConnections(
   closers: Array<() => Promise<void>>,
 ): void {
   container.bind<SqlValidator>(SqlValidator).to(LibpgQueryValidator);
-  container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
+  if (settings.renderThreads > 0) {
+    const renderer = new ThreadedPageRenderer(settings.renderThreads);
+    container.bind<PageRenderer>(PageRenderer).toConstantValue(renderer);
+    closers.push(() => renderer.close());
+  } else {
+    container.bind<PageRenderer>(PageRenderer).to(LazyPageRenderer);
+  }
   container.bind<ImageRenderer>(ImageRenderer).to(PngImageRenderer);
   container.bind<RefreshOptions>(RefreshOptions).toConstantValue({
     budgetPerHour: settings.refreshBudgetPerHour,

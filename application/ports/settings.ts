@@ -93,6 +93,8 @@ export interface Settings {
   /** QUERY_MAX_CELL_BYTES and QUERY_MAX_RESULT_BYTES: bytes one cell and one query result may bring back (1 MiB, 16 MiB). */
   queryMaxCellBytes: number;
   queryMaxResultBytes: number;
+  /** RENDER_THREADS: worker threads per process that draw spec pages (default 1); 0 draws them on the event loop. */
+  renderThreads: number;
   /** SMTP_URL and MAIL_FROM: email delivery; it is off (and the Deliver section says so) while either is null. */
   smtpUrl: string | null;
   mailFrom: string | null;
