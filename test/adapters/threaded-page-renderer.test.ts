@@ -4,8 +4,10 @@ import { parseDashboardSpec, type DashboardSpec, type Row } from '../../domain/d
 import { EchartsPageRenderer } from '../../adapters/render/echarts-page-renderer.js';
 import { LazyPageRenderer } from '../../adapters/render/lazy-page-renderer.js';
 import { ThreadedPageRenderer } from '../../adapters/render/threaded-page-renderer.js';
-import type { PageRenderer, RenderContext } from '../../application/ports/page-renderer.js';
+import { PageRenderer, type RenderContext } from '../../application/ports/page-renderer.js';
 import { loadSettings } from '../../shells/config.js';
+import { buildContainer } from '../../shells/container.js';
+import { testSettings } from '../support/settings.js';
 import { showcaseSpec } from './render-fixture.js';
 
 const context: RenderContext = { fallbackTitle: 'Sales', renderedAt: new Date('2025-06-01T12:30:45Z'), url: 'http://ada.dash.localhost:8787/sales' };
@@ -84,6 +86,17 @@ describe('adapters: ThreadedPageRenderer (pages drawn on worker threads)', funct
     expect(run.error, 'the process exited by itself').to.equal(undefined);
     expect(run.stdout.trim()).to.equal('drawn');
     expect(run.status).to.equal(0);
+  });
+
+  it('is what the composition root binds unless RENDER_THREADS is 0', async () => {
+    for (const [renderThreads, kind] of [[1, ThreadedPageRenderer], [0, LazyPageRenderer]] as const) {
+      const app = await buildContainer(testSettings({ renderThreads }), { storage: 'memory', refreshWorkers: false });
+      try {
+        expect(app.container.get<PageRenderer>(PageRenderer)).to.be.an.instanceOf(kind);
+      } finally {
+        await app.close();
+      }
+    }
   });
 
   it('RENDER_THREADS is 1 by default, 0 draws on the event loop, and more than 16 is refused', () => {
