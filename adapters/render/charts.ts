@@ -53,11 +53,12 @@ type Layout = (size: ChartSize) => Prepared;
 
 /**
  * Server-side SVGs of one chart panel, one per size (desktop and phone drawings share the data work).
- * Every ECharts instance is disposed, even when drawing throws.
+ * `idPrefix` names the drawings' ids and classes (`<idPrefix>d<n>-…`); it must differ between the charts of one
+ * document. Every ECharts instance is disposed, even when drawing throws.
  */
-export function renderChart(panel: Panel & { type: ChartType }, rows: readonly Row[], sizes: ChartSize[], label: string): Chart[] {
+export function renderChart(panel: Panel & { type: ChartType }, rows: readonly Row[], sizes: ChartSize[], label: string, idPrefix: string): Chart[] {
   const layout = prepare(panel, rows);
-  return sizes.map((size) => {
+  return sizes.map((size, i) => {
     const { option, note, hover, height } = layout(size);
     const drawnHeight = height ?? size.height;
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: drawnHeight });
@@ -70,7 +71,7 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
       });
       const centre = (index: number) => Number(chart.convertToPixel({ xAxisIndex: 0 }, index));
       const svg = withHoverTitles(chart.renderToSVGString(), hover, hover.bands && { centre, bottom: drawnHeight });
-      return { svg: responsive(compactSvg(svg), label), note };
+      return { svg: responsive(compactSvg(stableIds(svg, `${idPrefix}d${i}`)), label), note };
     } finally {
       chart.dispose();
     }
@@ -80,6 +81,27 @@ export function renderChart(panel: Panel & { type: ChartType }, rows: readonly R
 /** Phone drawings are shown near their drawn size, so a point larger keeps their text at 11 px or more once scaled. */
 export function chartFontSize(size: ChartSize): number {
   return drawingFontSize(size.width);
+}
+
+/**
+ * ECharts numbers ids and classes per process (`zr<instance>-cls-<n>`, `zr<instance>-c<n>`), so the same chart
+ * would be written differently by every render and every thread, and a page's bytes and ETag would change with
+ * nothing changed. They are renamed after the drawing's prefix, classes numbered in order of first use. Only
+ * attributes and the drawing's own style sheet are touched: text is escaped, so no label can look like either.
+ */
+export function stableIds(svg: string, prefix: string): string {
+  const classes = new Map<string, number>();
+  const rename = (id: string, cls: string | undefined) => {
+    if (cls === undefined) return `${prefix}-${id}`;
+    let n = classes.get(cls);
+    if (n === undefined) classes.set(cls, (n = classes.size));
+    return `${prefix}-cls-${n}`;
+  };
+  const style = svg.lastIndexOf('<style');
+  const body = style < 0 ? svg : svg.slice(0, style);
+  const renamed = body.replace(/(class="|id="|url\(#)zr\d+-(cls-(\d+)|[a-z]+\d+)/g, (_, before: string, id: string, cls?: string) => before + rename(id, cls));
+  if (style < 0) return renamed;
+  return renamed + svg.slice(style).replace(/\.zr\d+-cls-(\d+)/g, (_, cls: string) => `.${rename('', cls)}`);
 }
 
 /** Fixed pixel sizes become a viewBox-only SVG that CSS scales to its panel. */

@@ -66,7 +66,7 @@ export function dashboardImageSvg(spec: DashboardSpec, data: Record<string, Row[
     const panel = spec.panels.find((p) => p.id === request.panelId);
     if (!panel) return null;
     const width = PANEL_IMAGE_WIDTH - 2 * GAP;
-    const drawn = drawPanel(panel, dataFor(panel), width, colours, 360, drawings.get(panel.id));
+    const drawn = drawPanel(panel, dataFor(panel), width, colours, { chartHeight: 360, drawing: drawings.get(panel.id), idPrefix: 'i0' });
     return document(PANEL_IMAGE_WIDTH, drawn.height + 2 * GAP, colours, drawn.draw(GAP, GAP, drawn.height));
   }
   const title = spec.title.trim() !== '' ? spec.title : request.fallbackTitle;
@@ -139,7 +139,7 @@ function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefine
   const column = (inner - 11 * GAP) / 12;
   const rows: Array<Array<{ drawn: Drawn; x: number }>> = [];
   let used = 12;
-  for (const panel of panels) {
+  for (const [index, panel] of panels.entries()) {
     const span = panelWidth(panel);
     if (used + span > 12) {
       rows.push([]);
@@ -147,7 +147,7 @@ function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefine
     }
     const width = span * column + (span - 1) * GAP;
     const chartHeight = span >= 9 ? 340 : 300;
-    const drawn = drawPanel(panel, dataFor(panel), width, colours, chartHeight, drawings.get(panel.id));
+    const drawn = drawPanel(panel, dataFor(panel), width, colours, { chartHeight, drawing: drawings.get(panel.id), idPrefix: `i${index}` });
     rows.at(-1)!.push({ drawn, x: used * (column + GAP) });
     used += span;
   }
@@ -168,12 +168,19 @@ function drawGrid(panels: Panel[], dataFor: (panel: Panel) => Dataset | undefine
   };
 }
 
+/** How a chart panel is drawn in the image: the page's drawing when it fits, else one of `chartHeight` named by `idPrefix`. */
+interface ChartAsk {
+  chartHeight: number;
+  drawing: PageDrawing | undefined;
+  idPrefix: string;
+}
+
 /** One panel's card at `width`: its title, then its chart, table, tile, text or the reason it is empty. */
-function drawPanel(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chartHeight: number, drawing?: PageDrawing): Drawn {
+function drawPanel(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chart: ChartAsk): Drawn {
   const inner = width - 2 * CARD_PAD;
   const heading = panel.type === 'stat' ? (panel.title || panel.value || '') : (panel.title ?? '');
   const headingHeight = heading ? (panel.type === 'stat' ? 24 : 34) : 0;
-  const body = panelBody(panel, data, inner, colours, chartHeight, drawing);
+  const body = panelBody(panel, data, inner, colours, chart);
   const height = CARD_PAD + headingHeight + body.height + CARD_PAD;
   return {
     height,
@@ -189,14 +196,14 @@ function drawPanel(panel: Panel, data: Dataset | undefined, width: number, colou
   };
 }
 
-function panelBody(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, chartHeight: number, drawing?: PageDrawing): Drawn {
+function panelBody(panel: Panel, data: Dataset | undefined, width: number, colours: Colours, { chartHeight, drawing, idPrefix }: ChartAsk): Drawn {
   if (panel.type === 'text') return textBody(panel.text ?? '', width, colours);
   const problem = dataProblem(panel, data);
   if (problem) return emptyBody(problem, width, colours, panel.type === 'stat');
   if (panel.type === 'stat') return statBody(panel, data!, width, colours);
   if (panel.type === 'table') return tableBody(panel, data!, width, colours);
   if (drawing && Math.abs(drawing.width / width - 1) <= REUSE_SCALE) return chartBody(drawing, width, Math.round((width * drawing.height) / drawing.width), colours);
-  const drawn = drawChart(panel, data!.rows, width, chartHeight);
+  const drawn = drawChart(panel, data!.rows, { width, height: chartHeight }, idPrefix);
   return chartBody(drawn, width, drawn.height, colours);
 }
 
@@ -230,9 +237,9 @@ function deltaLine(delta: StatDelta, x: number, y: number, width: number, colour
   return arrow + text(x + indent, y, fit(delta.text, width - indent, 13), 13, fill, ' font-weight="600"');
 }
 
-function drawChart(panel: Panel, rows: Row[], width: number, height: number): PageDrawing {
+function drawChart(panel: Panel, rows: Row[], { width, height }: { width: number; height: number }, idPrefix: string): PageDrawing {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
-  const [chart] = renderChart({ ...panel, type: panel.type }, rows, [{ width: Math.round(width), height }], panel.title || panel.type);
+  const [chart] = renderChart({ ...panel, type: panel.type }, rows, [{ width: Math.round(width), height }], panel.title || panel.type, idPrefix);
   // A long legend can make the drawing taller than asked; its viewBox says how tall.
   const drawn = Number(/viewBox="0 0 [\d.]+ ([\d.]+)"/.exec(chart!.svg)?.[1] ?? height);
   return { svg: chart!.svg, width: Math.round(width), height: drawn, ...(chart!.note ? { note: chart!.note } : {}) };

@@ -40,9 +40,9 @@ export class EchartsPageRenderer {
     // Column lists are per data set, not per panel: with many rows, scanning once matters.
     const columns = new Map<string, string[]>();
     const columnsFor = (id: string, rows: Row[]) => columns.get(id) ?? columns.set(id, columnsOf(rows)).get(id)!;
-    const panels = spec.panels.map((panel) => {
+    const panels = spec.panels.map((panel, index) => {
       const rows = panel.query === undefined ? undefined : datasets.get(panel.query);
-      return renderPanel(panel, rows && { rows, columns: columnsFor(panel.query!, rows), zone: spec.timezone });
+      return renderPanel(panel, index, rows && { rows, columns: columnsFor(panel.query!, rows), zone: spec.timezone });
     });
     const form = paramForm(spec, datasets, context.values);
     const html = page(title, spec.description, form, panels.join('\n'), context, (spec.params ?? []).length > 0);
@@ -110,14 +110,15 @@ export interface Dataset {
   zone?: string;
 }
 
-function renderPanel(panel: Panel, data: Dataset | undefined): string {
+/** `index` is the panel's place in the spec, which names its drawings' ids. */
+function renderPanel(panel: Panel, index: number, data: Dataset | undefined): string {
   const heading = panel.title ? `<h2 class="panel-title">${escapeHtml(panel.title)}</h2>` : '';
   if (panel.type === 'text') return section(panel, heading + `<div class="prose">${renderMarkdown(panel.text ?? '')}</div>`);
   if (panel.type === 'stat') return section(panel, statBody(panel, data));
   const problem = dataProblem(panel, data);
   if (problem) return section(panel, heading + `<p class="empty">${escapeHtml(problem)}</p>`);
   if (panel.type === 'table') return section(panel, heading + tableBody(panel, data!));
-  return chartSection(panel, heading, data!.rows);
+  return chartSection(panel, index, heading, data!.rows);
 }
 
 function section(panel: Panel, inner: string, extraClass = ''): string {
@@ -138,7 +139,7 @@ export function dataProblem(panel: Panel, data: Dataset | undefined): string | u
   return undefined;
 }
 
-function chartSection(panel: Panel, heading: string, rows: Row[]): string {
+function chartSection(panel: Panel, index: number, heading: string, rows: Row[]): string {
   if (!isChartType(panel.type)) throw new Error(`not a chart panel: ${panel.type}`);
   const width = panelWidth(panel);
   const label = panel.title || `${panel.type} chart of ${[panel.y].flat().join(', ')} by ${panel.x}`;
@@ -146,7 +147,7 @@ function chartSection(panel: Panel, heading: string, rows: Row[]): string {
   // A wide chart shrunk onto a tablet or phone has unreadable labels, so it gets drawings at those sizes too.
   const drawings = chartDrawings(width);
   const sizes = drawings.map((d): ChartSize => d.kind === 'small' ? SMALL : { width: d.width, height: d.kind === 'narrow' ? NARROW.height : width >= 9 ? 340 : 300 });
-  const charts = renderChart(chartPanel, rows, sizes, label);
+  const charts = renderChart(chartPanel, rows, sizes, label, `p${index}`);
   const main = charts[0]!;
   const figure = charts.length > 1
     ? `<figure class="chart">${charts.map((chart, i) => `<div class="chart-${drawings[i]!.kind}">${chart.svg}</div>`).join('')}</figure>`

@@ -13,7 +13,7 @@ const WIDE = { width: 550, height: 300 };
 const PHONE = { width: 340, height: 300 };
 /** The page widths the drawings are made for, from small phones to wide desktops. */
 const PAGES = Array.from({ length: 1600 - 320 + 1 }, (_, i) => 320 + i);
-const draw = (p: Panel & { type: ChartType }, size = WIDE) => renderChart(p, rows(p.id), [size], 'chart')[0]!.svg;
+const draw = (p: Panel & { type: ChartType }, size = WIDE) => renderChart(p, rows(p.id), [size], 'chart', 'p0')[0]!.svg;
 
 /** The text of every <text> element, in order (wrapped labels come as one element per line). */
 const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.trim().replaceAll('&amp;', '&'));
@@ -92,7 +92,7 @@ describe('adapters: chart axes, labels and legends', () => {
       data: { d: [Object.fromEntries([['x', 'a'], ...REGIONS.map((r, i) => [r, i + 1])])] },
       panels: [{ id: 'p', type: 'line', query: 'd', x: 'x', y: REGIONS }],
     });
-    const svg = renderChart(many.panels[0] as Panel & { type: ChartType }, many.data!.d!, [PHONE], 'c')[0]!.svg;
+    const svg = renderChart(many.panels[0] as Panel & { type: ChartType }, many.data!.d!, [PHONE], 'c', 'p0')[0]!.svg;
     expect(texts(svg)).to.include.members(REGIONS);
   });
 
@@ -192,20 +192,20 @@ describe('adapters: chart axes, labels and legends', () => {
   it('lists a legend whose names are longer than a line in the small drawing, broken at spaces, the drawing taller for it', () => {
     const crowded = crowdedSpec();
     const lines = crowded.panels.find((p) => p.id === 'lines') as Panel & { type: ChartType };
-    const svg = renderChart(lines, crowded.data!.wide!, [SMALL], 'c')[0]!.svg;
+    const svg = renderChart(lines, crowded.data!.wide!, [SMALL], 'c', 'p0')[0]!.svg;
     const words = new Set(texts(svg).flatMap((t) => t.split(/\s+/)));
     for (const { n } of crowded.data!.wide!) for (const word of String(n).split(' ')) expect(words, String(n)).to.include(word);
     expect(texts(svg)).to.not.include('Eastern Europe and Central Asia');
     const height = Number(/viewBox="0 0 200 ([\d.]+)"/.exec(svg)![1]);
     expect(height).to.be.greaterThan(SMALL.height);
     // The phone drawing has room for each name on its line, so its legend still flows in rows.
-    expect(texts(renderChart(lines, crowded.data!.wide!, [PHONE], 'c')[0]!.svg)).to.include('Eastern Europe and Central Asia');
+    expect(texts(renderChart(lines, crowded.data!.wide!, [PHONE], 'c', 'p0')[0]!.svg)).to.include('Eastern Europe and Central Asia');
   });
 
   it('stacks a pie\'s legend under the ring in the small drawing, every name whole, the drawing taller for it', () => {
     const crowded = crowdedSpec();
     const pie = crowded.panels[0] as Panel & { type: ChartType };
-    const svg = renderChart(pie, crowded.data!.shares!, [SMALL], 'c')[0]!.svg;
+    const svg = renderChart(pie, crowded.data!.shares!, [SMALL], 'c', 'p0')[0]!.svg;
     const words = new Set(texts(svg).flatMap((t) => t.split(/\s+/)));
     for (const { n } of crowded.data!.shares!) for (const word of String(n).split(' ')) expect(words, String(n)).to.include(word);
     const [, , width, height] = /viewBox="([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)"/.exec(svg)!.slice(1).map(Number);
@@ -219,7 +219,7 @@ describe('adapters: chart axes, labels and legends', () => {
   it('makes a pie drawing taller when its legend needs the room, keeping the ring its size', () => {
     const crowded = crowdedSpec();
     const pie = crowded.panels[0] as Panel & { type: ChartType };
-    const svg = renderChart(pie, crowded.data!.shares!, [PHONE], 'c')[0]!.svg;
+    const svg = renderChart(pie, crowded.data!.shares!, [PHONE], 'c', 'p0')[0]!.svg;
     const [, , , height] = /viewBox="([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)"/.exec(svg)!.slice(1).map(Number);
     expect(height).to.be.greaterThan(PHONE.height);
     expect(draw(panel('mix'), PHONE)).to.contain(`viewBox="0 0 ${PHONE.width} ${PHONE.height}"`);

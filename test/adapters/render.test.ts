@@ -238,6 +238,39 @@ describe('adapters: ECharts page renderer', () => {
     });
   });
 
+  describe('the same bytes every time', () => {
+    const ids = (html: string) => [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!);
+
+    it('draws the same page for the same spec and data, whatever was drawn before in the process', () => {
+      const first = render(showcaseSpec()).html;
+      render(single({ type: 'bar', query: 'd', x: 'x', y: 'y' }, { d: [{ x: 'a', y: 1 }] }));
+      expect(render(showcaseSpec()).html).to.equal(first);
+      expect(first).to.not.match(/\bzr\d+-/);
+    });
+
+    it('keeps every id and hover class on the page its own drawing\'s, and every reference inside its drawing', () => {
+      const { html } = render(showcaseSpec());
+      const all = ids(html);
+      expect(all.length).to.be.greaterThan(10);
+      expect(new Set(all).size).to.equal(all.length);
+      for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g)!) {
+        const own = new Set(ids(svg));
+        for (const [, ref] of svg.matchAll(/url\(#([^)]+)\)/g)) expect(own.has(ref!), ref).to.equal(true);
+        const styled = [...svg.matchAll(/\.([\w-]+-cls-\d+):hover/g)].map((m) => m[1]!);
+        const used = new Set([...svg.matchAll(/class="([\w-]+-cls-\d+)"/g)].map((m) => m[1]!));
+        for (const name of styled) expect(used.has(name), name).to.equal(true);
+        expect(styled.every((name) => !html.replace(svg, '').includes(name)), 'a hover class of another drawing').to.equal(true);
+      }
+    });
+
+    it('leaves a label that looks like one of ECharts\' ids as it is', () => {
+      const spec = single({ type: 'bar', query: 'd', x: 'x', y: 'y' }, { d: [{ x: 'zr12-cls-3', y: 1 }, { x: '.zr1-c0', y: 2 }] });
+      const { html } = render(spec);
+      expect(html).to.contain('>zr12-cls-3<');
+      expect(html).to.contain('>.zr1-c0<');
+    });
+  });
+
   describe('details', () => {
     it('falls back to the given title when the spec title is blank', () => {
       const spec = { ...single({ type: 'text', text: 'x' }, {}), title: ' ' };
