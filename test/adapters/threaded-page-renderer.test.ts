@@ -65,13 +65,21 @@ describe('adapters: ThreadedPageRenderer (pages drawn on worker threads)', funct
     expect((await threaded.render(showcaseSpec(), live, context)).html).to.contain('Sales overview &lt;Q1 &amp; Q2&gt;');
   });
 
-  it('finishes a render in progress when closed, and starts its threads again on the next render', async () => {
-    const closing = new ThreadedPageRenderer(1);
-    const drawing = closing.render(showcaseSpec(), live, context);
+  it('finishes a render in progress when closed, even one waiting for its thread to start', async () => {
+    // Two threads: a pool of its own, whose thread is still starting when the renderer is closed.
+    const closing = new ThreadedPageRenderer(2);
+    let drawn = '';
+    const drawing = closing.render(showcaseSpec(), live, context).then((page) => (drawn = page.html));
     await closing.close();
-    expect((await drawing).html).to.contain('<svg');
-    expect((await closing.render(showcaseSpec(), live, context)).html).to.contain('<svg');
-    await closing.close();
+    expect(drawn).to.contain('<svg');
+    await drawing;
+  });
+
+  it('shares its threads with the other renderers of the process, which go on drawing when one closes', async () => {
+    const other = new ThreadedPageRenderer(1);
+    await other.render(showcaseSpec(), live, context);
+    await other.close();
+    expect((await threaded.render(showcaseSpec(), live, context)).html).to.contain('<svg');
   });
 
   it('does not keep a finished process alive with its idle thread', () => {
