@@ -24,11 +24,22 @@ const paramSpec = (): DashboardSpec =>
     panels: [{ id: 'amounts', type: 'bar', query: 'sales', x: 'region', y: 'amount' }],
   });
 
+/** Thousands of points over five drawings: tens of milliseconds of drawing, far longer than one turn of the loop. */
+const heavySpec = (): DashboardSpec =>
+  parseDashboardSpec({
+    title: 'Heavy',
+    data: { d: Array.from({ length: 4000 }, (_, i) => ({ x: i, y: (i * 7919) % 997, z: i % 13 })) },
+    panels: [
+      { id: 'line', type: 'line', query: 'd', x: 'x', y: ['y', 'z'], width: 12 },
+      { id: 'cloud', type: 'scatter', query: 'd', x: 'y', y: 'z', width: 12 },
+    ],
+  });
+
 /** Whether the render settles before a callback queued behind it on the event loop gets its turn. */
 async function settlesBeforeTheLoopTurns(renderer: PageRenderer): Promise<boolean> {
   let turned = false;
   setImmediate(() => (turned = true));
-  await renderer.render(showcaseSpec(), live, context);
+  await renderer.render(heavySpec(), {}, context);
   return !turned;
 }
 
@@ -51,7 +62,8 @@ describe('adapters: ThreadedPageRenderer (pages drawn on worker threads)', funct
 
   it('leaves the event loop free while it draws, where the renderer on the loop holds it', async () => {
     const onLoop = new LazyPageRenderer();
-    await onLoop.render(showcaseSpec(), live, context);
+    await onLoop.render(heavySpec(), {}, context);
+    await threaded.render(heavySpec(), {}, context);
     expect(await settlesBeforeTheLoopTurns(onLoop)).to.equal(true);
     expect(await settlesBeforeTheLoopTurns(threaded)).to.equal(false);
   });
