@@ -49,6 +49,8 @@ export interface ParamPageRequest extends ParamDataRequest {
 @injectable()
 export class ParamPages {
   private readonly paramLists = new Map<string, SpecParam[]>();
+  /** Draws in progress in this process, by dashboard, version and values: a shared URL opened by many at once draws once. */
+  private readonly drawing = new Map<string, Promise<RenderedPage | 'spent' | null>>();
 
   constructor(
     @inject(DashboardStore) private readonly dashboards: DashboardStore,
@@ -69,7 +71,7 @@ export class ParamPages {
     if (read.defaults) return fallback([]);
     const cached = await this.renders.find(request.dashboard.id, request.versionId, key);
     if (cached) return withNotices({ body: Buffer.from(cached.html, 'utf8'), etag: `"${cached.sha256}"` }, read.notices);
-    const drawn = await this.drawWithinBudget(request, read.values, key);
+    const drawn = await this.drawOnce(request, read.values, key);
     if (drawn === 'spent') return fallback([BUDGET_NOTICE]);
     if (drawn === null) return fallback([FAILED_NOTICE]);
     const body = Buffer.from(drawn.html, 'utf8');
@@ -88,7 +90,7 @@ export class ParamPages {
     const { dashboard, versionId } = request;
     const [rows, page] = await Promise.all([this.renders.find(dashboard.id, versionId, ROWS + key), this.renders.find(dashboard.id, versionId, key)]);
     if (rows) return { key, dataJson: rows.html, page: page?.html };
-    const drawn = await this.drawWithinBudget(request, read.values, key);
+    const drawn = await this.drawOnce(request, read.values, key);
     return drawn === 'spent' || drawn === null ? null : { key, dataJson: drawn.dataJson, page: drawn.html };
   }
 
@@ -102,6 +104,17 @@ export class ParamPages {
     const read = readParamValues(params, pairs, (param) => queryOptions(param, stored));
     // A refresh keeps the version but brings new rows: renders of the rows before it are not reused.
     return { read, key: `${request.manifest[RENDERED_DATA]?.sha256 ?? ''}:${read.key}` };
+  }
+
+  /** The draw of these values already in progress here, or a new one: every request waiting gets its outcome. */
+  private drawOnce(request: ParamDataRequest, values: ParamValues, key: string): Promise<RenderedPage | 'spent' | null> {
+    const id = `${request.dashboard.id}\n${request.versionId}\n${key}`;
+    let drawn = this.drawing.get(id);
+    if (drawn === undefined) {
+      drawn = this.drawWithinBudget(request, values, key).finally(() => this.drawing.delete(id));
+      this.drawing.set(id, drawn);
+    }
+    return drawn;
   }
 
   /** One draw counted in the dashboard's minute; the page and its rows are both kept, so pages and images share it. */

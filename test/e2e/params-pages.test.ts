@@ -131,6 +131,18 @@ describe('parameter render budget (in process, PostgreSQL)', function () {
   });
   after(async () => world?.close());
 
+  it('draws a shared URL opened by many at once once: every viewer gets its values, and the minute keeps the rest of its budget', async () => {
+    const pages = await Promise.all(Array.from({ length: 40 }, () => world.get('/sales?region=south&min_amount=7')));
+    expect(pages.map((p) => notices(p.text)).filter((list) => list.length > 0)).to.deep.equal([]);
+    expect(new Set(pages.map((p) => statValues(p.text)[0]))).to.deep.equal(new Set(['245.25']));
+    expect(new Set(pages.map((p) => p.headers.etag)).size).to.equal(1);
+    // One of the minute's five renders was spent: four other values draw, the fifth gets the notice.
+    const others = [];
+    for (const amount of [11, 12, 13, 14, 15]) others.push(await world.get(`/sales?region=south&min_amount=${amount}`));
+    expect(others.map((p) => notices(p.text).includes(escapeHtml(BUDGET_NOTICE)))).to.deep.equal([false, false, false, false, true]);
+    world.clock.advance(60_000);
+  });
+
   it('holds under a burst of 200 distinct values: five drawn, the rest the default render with a notice', async () => {
     const pages = await Promise.all(Array.from({ length: 200 }, (_, i) => world.get(`/sales?min_amount=${i + 1}`)));
     expect(pages.every((p) => p.status === 200)).to.equal(true);
