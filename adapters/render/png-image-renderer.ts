@@ -1,15 +1,16 @@
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { injectable } from 'inversify';
 import type { DashboardSpec, Row } from '../../domain/dashboard-spec.js';
 import type { CardContext, ImageContext, ImageRenderer } from '../../application/ports/image-renderer.js';
 
-const require = createRequire(import.meta.url);
-/** The font ships in an npm package, so text is drawn the same on every machine, with no system fonts read; each path is written out whole so dependency checkers see the package used. */
-export const IMAGE_FONT_FILES = [
-  require.resolve('@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'),
-  require.resolve('@expo-google-fonts/inter/600SemiBold/Inter_600SemiBold.ttf'),
-  require.resolve('@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'),
-];
+/**
+ * Inter (SIL Open Font License, `assets/fonts/OFL.txt`) ships in the repository, so text is drawn the same on
+ * every machine with no system fonts read. resvg takes font files by path only; from `dist/adapters/render/`
+ * the repository's root is three folders up.
+ */
+export const IMAGE_FONT_FILES = ['Inter_400Regular.ttf', 'Inter_600SemiBold.ttf', 'Inter_700Bold.ttf'].map((file) =>
+  fileURLToPath(new URL(`../../../assets/fonts/${file}`, import.meta.url)),
+);
 
 type Modules = [typeof import('./dashboard-image.js'), typeof import('@resvg/resvg-js')];
 

@@ -4,7 +4,8 @@ import { parseDashboardSpec } from '../../domain/dashboard-spec.js';
 import { EchartsPageRenderer, pageChartDrawings } from '../../adapters/render/echarts-page-renderer.js';
 import { cardSvg, dashboardImageSvg, plainText } from '../../adapters/render/dashboard-image.js';
 import { PAGE_CSS, THEME_COLOURS } from '../../adapters/render/page-style.js';
-import { PngImageRenderer } from '../../adapters/render/png-image-renderer.js';
+import { IMAGE_FONT_FILES, PngImageRenderer } from '../../adapters/render/png-image-renderer.js';
+import { readFileSync } from 'node:fs';
 import { isSpecPage, themedPage, withoutPreviewTags } from '../../application/hosting/page-variants.js';
 import { pngStats } from '../support/image-fixtures.js';
 import { showcaseSpec } from './render-fixture.js';
@@ -104,6 +105,16 @@ describe('adapters: themes, link previews and images of spec dashboards', () => 
     expect(pageChartDrawings(fake).size).to.equal(1);
     expect(pageChartDrawings(reaching).size).to.equal(0);
     expect(pageChartDrawings(fake.replace('<rect/>', '<use href="#x"/>')).size).to.equal(0);
+  });
+
+  it('draws with the Inter files the repository ships, regular, semibold and bold', () => {
+    expect(IMAGE_FONT_FILES.map((file) => file.split('/').slice(-3).join('/'))).to.deep.equal([
+      'assets/fonts/Inter_400Regular.ttf',
+      'assets/fonts/Inter_600SemiBold.ttf',
+      'assets/fonts/Inter_700Bold.ttf',
+    ]);
+    // TrueType files: the sfnt version 1.0 tag, which resvg needs (it cannot read WOFF).
+    for (const file of IMAGE_FONT_FILES) expect(readFileSync(file).subarray(0, 4).toString('hex'), file).to.equal('00010000');
   });
 
   it('rasterises the showcase dashboard and a panel to non-blank PNGs of the stated widths', async function () {
