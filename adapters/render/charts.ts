@@ -292,8 +292,7 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
   // and is turned only if it then takes at most half the plot's height. The wider margin keeps the first
   // turned label clear of the y axis's lowest label at the corner.
   for (const rotate of turns) {
-    const lines = Math.floor(((slot + 6) * Math.sin((rotate * Math.PI) / 180)) / (fontSize * 1.25));
-    const width = lines < 1 ? Infinity : Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+    const width = turnedLabelWidth(slot + 6, longest, fontSize, rotate);
     if (width <= plot.height * 0.5) return { interval: 0, hideOverlap: false, width, overflow: 'break', lineHeight: fontSize + 2, margin: 12, rotate };
   }
   // Too many for all: every nth, counted from the end so the latest is labelled and held inside the plot;
@@ -304,16 +303,24 @@ export function categoryLabels(categories: readonly string[], plot: ChartSize, f
 }
 
 /**
+ * How wide a label turned `rotate`° is laid out: it wraps onto as many lines as `gap`, the distance to its
+ * neighbour, holds across the turn (a line counted at 1.25 em); Infinity when not even one line fits.
+ */
+function turnedLabelWidth(gap: number, longest: number, fontSize: number, rotate: number): number {
+  const lines = Math.floor((gap * Math.sin((rotate * Math.PI) / 180)) / (fontSize * 1.25));
+  return lines < 1 ? Infinity : Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+}
+
+/**
  * The category labels for a plot; where they would be thinned but would all fit turned 90° in a plot taller by
  * at most `spare` px (a small drawing), the plot grows instead, so every label stays.
  */
 function fittedLabels(categories: readonly string[], plot: ChartSize, fontSize: number, spare: number): { labels: Record<string, unknown>; plot: ChartSize } {
   const labels = categoryLabels(categories, plot, fontSize);
   if (typeof labels.interval !== 'function' || spare <= 0) return { labels, plot };
-  // The same lines-per-label and half-the-plot rule as categoryLabels' turned labels.
-  const lines = Math.floor(plot.width / Math.max(1, categories.length) / (fontSize * 1.25));
+  // The same half-the-plot rule as categoryLabels' turned labels.
   const longest = Math.max(0, ...categories.map((c) => labelWidth(c, fontSize)));
-  const needed = lines < 1 ? Infinity : 2 * Math.max(60, Math.ceil(longest / lines) + 2 * fontSize);
+  const needed = 2 * turnedLabelWidth(plot.width / Math.max(1, categories.length), longest, fontSize, 90);
   if (needed - plot.height > spare) return { labels, plot };
   // Upright only: in a plot grown for them, 45° labels one line apart would touch their neighbours.
   const taller = { width: plot.width, height: needed };
